@@ -38,6 +38,7 @@ var package = Package(
         ),
         .target(
             name: "AppexSamples",
+            dependencies: ["AppexBundles"],
             path: "Samples",
             exclude: ["Executables"],
             sources: ["AppexSamples"],
@@ -56,7 +57,13 @@ var package = Package(
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexTesting", "appex"]),
-    ] + sampleExecutables.map { .executableTarget(name: $0, path: "Samples/Executables/\($0)") }
+    ] + sampleExecutables.map {
+        .executableTarget(
+            name: $0,
+            dependencies: ["notes", "photos"].contains($0) ? ["AppexCore"] : [],
+            path: "Samples/Executables/\($0)"
+        )
+    }
 )
 
 for target in package.targets where target.type != .plugin {

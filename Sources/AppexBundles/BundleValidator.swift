@@ -1,0 +1,103 @@
+public import AppexCore
+public import Foundation
+
+/// Validates a containing app and its extensions: everything ``BundleReader`` checks per
+/// bundle, plus the rules that span bundles and the extension points' policies.
+///
+/// ```swift
+/// let inspection = BundleValidator().validate(appAt: URL(fileURLWithPath: "Notes.app"))
+/// for problem in inspection.diagnostics { print(problem) }
+/// ```
+public struct BundleValidator: Sendable {
+    /// The points extensions may name.
+    public var points: ExtensionPointCatalog
+    /// The uniform types that activation rules are checked against.
+    public var types: UTTypeGraph
+    /// Whether to add what a store would reject: rules that match everything, and so on.
+    public var distribution: Bool
+
+    public init(points: ExtensionPointCatalog = ExtensionPoint.catalog, types: UTTypeGraph, distribution: Bool = false) {
+        self.points = points
+        self.types = types
+        self.distribution = distribution
+    }
+
+    /// Reads and validates the `.app` at `url`, returning every problem at once.
+    public func validate(appAt url: URL) -> BundleInspection {
+        var inspection = BundleReader().read(appAt: url)
+        if let bundle = inspection.bundle {
+            inspection.diagnostics += check(bundle)
+        }
+        return inspection
+    }
+
+    /// The cross-bundle checks for an app that has been read.
+    public func check(_ app: AppBundle) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let appName = app.url.lastPathComponent
+        var seen: [String: String] = [:]
+        for plugIn in app.extensions {
+            let display = appName + "/" + BundleLayout.plugIns + "/" + plugIn.url.lastPathComponent
+            let infoFile = display + "/" + BundleLayout.infoPlist
+            let identifier = plugIn.info.identifier
+            if !identifier.hasPrefix(app.info.identifier + ".") || identifier.count <= app.info.identifier.count + 1 {
+                diagnostics.append(Diagnostic(
+                    .error, "identifier-not-prefixed", file: infoFile, keyPath: "CFBundleIdentifier",
+                    "\"\(identifier)\" does not start with the containing app's identifier \"\(app.info.identifier)\" and a dot",
+                    hint: "name it \(app.info.identifier).\(identifier.split(separator: ".").last ?? "extension")"
+                ))
+            }
+            if let other = seen.updateValue(display, forKey: identifier.lowercased()) {
+                diagnostics.append(Diagnostic(
+                    .error, "duplicate-identifier", file: infoFile, keyPath: "CFBundleIdentifier",
+                    "\"\(identifier)\" is also the identifier of \(other)", hint: "give each extension its own identifier"
+                ))
+            }
+            if let appVersion = app.info.shortVersion, let version = plugIn.info.shortVersion, appVersion != version {
+                diagnostics.append(Diagnostic(
+                    .warning, "version-mismatch", file: infoFile, keyPath: "CFBundleShortVersionString",
+                    "is \(version), but the containing app's is \(appVersion)", hint: "ship an extension with its app's version"
+                ))
+            }
+            diagnostics += check(plugIn.manifest, file: infoFile)
+        }
+        if app.info.version == nil {
+            diagnostics.append(Diagnostic(
+                .warning, "missing-version", file: appName + "/" + BundleLayout.infoPlist, keyPath: "CFBundleVersion",
+                "is missing, so a reinstall can't tell whether it is newer", hint: "set CFBundleVersion, such as 1"
+            ))
+        }
+        return diagnostics
+    }
+
+    private func check(_ manifest: ExtensionManifest, file: String) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let pointKey = ExtensionManifest.Key.extensionDictionary + "." + ExtensionManifest.Key.pointIdentifier
+        guard let point = points[manifest.pointIdentifier] else {
+            let known = points.all.filter { $0.support == .hosted }.map(\.id).joined(separator: ", ")
+            diagnostics.append(Diagnostic(
+                .error, "unknown-extension-point", file: file, keyPath: pointKey,
+                "\"\(manifest.pointIdentifier)\" is not an extension point this system knows",
+                hint: "use one of \(known), or a point an installed app declares"
+            ))
+            return diagnostics
+        }
+        if point.support == .recognized {
+            diagnostics.append(Diagnostic(
+                .warning, "point-not-hosted", file: file, keyPath: pointKey,
+                "\(point.name) (\(point.id)) is an Apple extension point that Appex does not host on Linux yet",
+                hint: "the extension installs, but no host offers it"
+            ))
+        }
+        let ruleKey = ExtensionManifest.Key.extensionDictionary + "." + ExtensionManifest.Key.attributes + "."
+            + ExtensionManifest.Key.activationRule
+        if point.policy.requiresActivationRule, manifest.activationRule == nil {
+            diagnostics.append(Diagnostic(
+                .error, "missing-activation-rule", file: file, keyPath: ruleKey,
+                "is missing, but \(point.name) extensions must say which items they accept",
+                hint: "add a dictionary such as NSExtensionActivationSupportsText = YES, or a predicate"
+            ))
+        }
+        return diagnostics
+    }
+}

@@ -1,0 +1,67 @@
+import GRDB
+
+/// The registry's schema, one migration per shipped version.
+///
+/// A shipped migration is never edited: a change to the schema is a new migration.
+/// Invariants live in the schema (`NOT NULL`, foreign keys, cascades), not only in code.
+enum RegistryMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "app") { table in
+                table.primaryKey("bundleIdentifier", .text)
+                table.column("path", .text).notNull().unique()
+                table.column("version", .text)
+                table.column("shortVersion", .text)
+                table.column("displayNames", .blob).notNull()
+                table.column("infoPlist", .blob).notNull()
+                table.column("entitlements", .blob).notNull()
+                table.column("installedAt", .datetime).notNull()
+            }
+            try db.create(table: "extension") { table in
+                table.primaryKey("bundleIdentifier", .text)
+                table.column("appIdentifier", .text).notNull().indexed()
+                    .references("app", column: "bundleIdentifier", onDelete: .cascade)
+                table.column("pointIdentifier", .text).notNull().indexed()
+                table.column("path", .text).notNull()
+                table.column("version", .text)
+                table.column("shortVersion", .text)
+                table.column("displayNames", .blob).notNull()
+                table.column("infoPlist", .blob).notNull()
+                table.column("entitlements", .blob).notNull()
+            }
+            // Preferences outlive an install, so a reinstall keeps the user's choices: no foreign key.
+            try db.create(table: "extensionPreference") { table in
+                table.primaryKey("extensionIdentifier", .text)
+                table.column("enabled", .boolean).notNull().defaults(to: true)
+                table.column("position", .integer)
+            }
+            try db.create(table: "groupEntitlement") { table in
+                table.column("bundleIdentifier", .text).notNull()
+                table.column("appIdentifier", .text).notNull().indexed()
+                    .references("app", column: "bundleIdentifier", onDelete: .cascade)
+                table.column("groupIdentifier", .text).notNull().indexed()
+                table.primaryKey(["bundleIdentifier", "groupIdentifier"])
+            }
+            try db.create(table: "typeDeclaration") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("appIdentifier", .text).notNull().indexed()
+                    .references("app", column: "bundleIdentifier", onDelete: .cascade)
+                table.column("identifier", .text).notNull()
+                table.column("isExported", .boolean).notNull()
+                table.column("declaration", .blob).notNull()
+            }
+            // Folders to delete once the transaction that orphaned them has committed.
+            try db.create(table: "pendingRemoval") { table in
+                table.primaryKey("path", .text)
+            }
+            // Bumped by every change, so readers in any process can tell their caches are stale.
+            try db.create(table: "generation") { table in
+                table.primaryKey("id", .integer).check { $0 == 1 }
+                table.column("value", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO generation (id, value) VALUES (1, 0)")
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,24 @@
+public import Foundation
+
+/// A fresh folder under the system's temporary directory, removed with everything in it
+/// when the value goes out of scope. It can't be copied, so exactly one owner removes it.
+///
+/// ```swift
+/// let folder = try TemporaryDirectory()
+/// try Data().write(to: folder.url.appendingPathComponent("x"))
+/// // removed here
+/// ```
+public struct TemporaryDirectory: ~Copyable {
+    /// The folder.
+    public let url: URL
+
+    public init(prefix: String = "appex-test") throws {
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).resolvingSymlinksInPath()
+        url = base.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// `appex`: install, inspect and query app extensions.
+@main
+struct Appex: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "appex",
+        abstract: "The app extension system for Linux: install apps, list and query their extensions, validate bundles.",
+        discussion: "Data lives in $APPEX_HOME, or $XDG_DATA_HOME/appex when APPEX_HOME is unset.",
+        subcommands: [
+            DemoCommand.self, InstallCommand.self, UninstallCommand.self, ListCommand.self, InfoCommand.self,
+            EnableCommand.self, DisableCommand.self, OrderCommand.self, QueryCommand.self, MatchCommand.self,
+            ValidateCommand.self, BundleCommand.self, TypesCommand.self, DoctorCommand.self,
+        ]
+    )
+
+    /// Runs the command, with exit statuses scripts can rely on: 0 yes or done, 1 no or
+    /// invalid, 2 a usage or I/O error. ArgumentParser's own usage errors become 2.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as CommandFailure {
+            if !failure.message.isEmpty {
+                FileHandle.standardError.write(Data("appex: \(failure.message)\n".utf8))
+            }
+            Foundation.exit(failure.status)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || code == .validationFailure && message(for: error).isEmpty {
+                exit(withError: error)
+            }
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import AppexCore
+import AppexRegistry
+import ArgumentParser
+import Foundation
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Report what this machine and this installation provide, and what is missing."
+    )
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    /// One fact the doctor checked.
+    struct Check: Encodable {
+        enum State: String, Encodable { case ok, missing, unavailable }
+        var area: String
+        var name: String
+        var state: State
+        var detail: String
+    }
+
+    func run() throws {
+        let checks = DoctorChecks.run(home: .current)
+        if json { return try Output.json(checks) }
+        var area = ""
+        for check in checks {
+            if check.area != area {
+                area = check.area
+                print(area)
+            }
+            let mark = switch check.state {
+            case .ok: "ok"
+            case .missing: "MISSING"
+            case .unavailable: "unavailable"
+            }
+            print("  \(check.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(mark.padding(toLength: 12, withPad: " ", startingAt: 0)) \(check.detail)")
+        }
+    }
+}
+
+/// The doctor's checks, each computed from the machine, never assumed.
+enum DoctorChecks {
+    static func run(home: AppexHome) -> [DoctorCommand.Check] {
+        var checks: [DoctorCommand.Check] = []
+        func add(_ area: String, _ name: String, _ state: DoctorCommand.Check.State, _ detail: String) {
+            checks.append(.init(area: area, name: name, state: state, detail: detail))
+        }
+        let source = ProcessInfo.processInfo.environment["APPEX_HOME"] != nil ? "APPEX_HOME" : "XDG base directories"
+        add("Installation", "data folder", .ok, "\(home.dataDirectory.path) (from \(source))")
+        add("Installation", "runtime folder", .ok, home.runtimeDirectory.path)
+        do {
+            let registry = try Registry(home: home)
+            let apps = try registry.apps()
+            let extensions = apps.reduce(0) { $0 + $1.extensions.count }
+            let disabled = try registry.extensions().filter { !$0.isEnabled }.count
+            add("Installation", "registry", .ok, "\(home.registryURL.path): \(apps.count) apps, \(extensions) extensions (\(disabled) disabled), generation \(try registry.generation())")
+        } catch {
+            add("Installation", "registry", .unavailable, "\(error)")
+        }
+        let points = ExtensionPoint.catalog.all
+        add("Extension points", "hosted", .ok, points.filter { $0.support == .hosted }.map(\.name).joined(separator: ", "))
+        add("Extension points", "recognized only", .ok, "\(points.filter { $0.support == .recognized }.count) Apple points install but are not offered yet")
+        let mime = SharedMIMEDatabase.defaultDirectory
+        if FileManager.default.fileExists(atPath: mime.appendingPathComponent("aliases").path) {
+            add("Uniform types", "shared-mime-info", .ok, "\(mime.path): MIME aliases and sub-classes are used for lookups")
+        } else {
+            add("Uniform types", "shared-mime-info", .missing, "\(mime.path) has no MIME database; the built-in table is used alone (install shared-mime-info)")
+        }
+        add("Uniform types", "built-in types", .ok, "\(UTTypeGraph.system.declarationCount) declarations")
+        add("Runtime", "appexd", .unavailable, "the request runtime (appexd, NSExtensionMain) is not built yet, so extensions can't be launched")
+        add("Sandbox", "layers", .unavailable, "no sandbox layer is applied yet: Landlock, seccomp, namespaces and cgroups arrive with the sandbox work")
+        return checks
+    }
+}

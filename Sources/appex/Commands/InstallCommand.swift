@@ -1,0 +1,36 @@
+import AppexRegistry
+import ArgumentParser
+import Foundation
+
+struct InstallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "install",
+        abstract: "Validate an app and install it with its extensions.",
+        discussion: "A newer or equal CFBundleVersion replaces the installed app; the user's choices are kept."
+    )
+
+    @Argument(help: "The .app bundle to install.", completion: .directory)
+    var path: String
+
+    @Flag(help: "Allow an older version to replace a newer one.")
+    var allowDowngrade = false
+
+    @Flag(help: "Print the installed app as JSON.")
+    var json = false
+
+    func run() throws {
+        let registry = try RegistryAccess.open()
+        let app: InstalledApp
+        do {
+            app = try registry.install(appAt: URL(fileURLWithPath: path), options: .init(allowDowngrade: allowDowngrade))
+        } catch {
+            Output.diagnostics(error.diagnostics, toStandardError: true)
+            throw CommandFailure(error)
+        }
+        if json { return try Output.json(AppSummary(app)) }
+        print("Installed \(app.displayName) (\(app.identifier)) \(app.shortVersion ?? app.version ?? "") with \(app.extensions.count) extension\(app.extensions.count == 1 ? "" : "s").")
+        for plugIn in app.extensions {
+            print("  \(plugIn.identifier): \(plugIn.displayName) [\(plugIn.pointIdentifier)]")
+        }
+    }
+}

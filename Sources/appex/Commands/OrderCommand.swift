@@ -1,0 +1,25 @@
+import AppexCore
+import ArgumentParser
+
+struct OrderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "order",
+        abstract: "Set the order in which hosts offer a point's extensions.",
+        discussion: "The named extensions come first, in the order given; the others follow by identifier."
+    )
+
+    @Option(name: .shortAndLong, help: "The extension point (identifier or name, such as share).")
+    var point: String
+
+    @Argument(help: "Extension identifiers, first to last.")
+    var identifiers: [String]
+
+    func run() throws {
+        let registry = try RegistryAccess.open()
+        let pointIdentifier = ExtensionPoint.catalog.point(named: point)?.id ?? point
+        try RegistryAccess.run { () throws(RegistryError) in try registry.setOrder(identifiers, point: pointIdentifier) }
+        for plugIn in try RegistryAccess.run({ () throws(RegistryError) in try registry.extensions(point: pointIdentifier) }) {
+            print(plugIn.listLine(verbose: false))
+        }
+    }
+}

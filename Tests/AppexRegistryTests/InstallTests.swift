@@ -1,0 +1,156 @@
+import AppexCore
+import AppexRegistry
+import AppexSamples
+import AppexTesting
+import Foundation
+import Testing
+
+/// Install, reinstall and uninstall, against a real SQLite registry in a private home.
+@Suite struct InstallTests {
+    let test: TestHome
+    let registry: Registry
+
+    init() throws {
+        test = try TestHome()
+        registry = try Registry(home: test.home)
+    }
+
+    func samples() throws -> [URL] {
+        try SampleApps.assemble(into: test.scratch)
+    }
+
+    func contents(of url: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+
+    @Test func installingTheSamplesRegistersAppsExtensionsAndContainers() throws {
+        for app in try samples() { try registry.install(appAt: app) }
+        #expect(try registry.apps().map(\.identifier) == ["com.example.notes", "com.example.photos"])
+        let notes = try #require(try registry.app("com.example.notes"))
+        #expect(notes.extensions.map(\.identifier) == ["com.example.notes.share", "com.example.notes.uppercase"])
+        #expect(notes.version == "1")
+        #expect(notes.shortVersion == "1.0")
+        #expect(notes.info.urlTypes.first?.schemes == ["notes"])
+        #expect(FileManager.default.isExecutableFile(atPath: notes.executableURL.path))
+        #expect(notes.url.path.hasPrefix(test.home.applicationsDirectory.path + "/com.example.notes-"))
+        #expect(try registry.extensions(point: "com.apple.share-services").map(\.identifier)
+            == ["com.example.notes.share", "com.example.photos.share"])
+        #expect(contents(of: test.home.containersDirectory) == [
+            "com.example.notes", "com.example.notes.share", "com.example.notes.uppercase",
+            "com.example.photos", "com.example.photos.share", "com.example.photos.widget",
+        ])
+    }
+
+    @Test func installedFilesKeepTheirPermissionsAndExtensionsTheirPaths() throws {
+        let notes = try registry.install(appAt: try samples()[0])
+        for plugIn in notes.extensions {
+            #expect(plugIn.url.path.hasPrefix(notes.url.path + "/PlugIns/"))
+            #expect(FileManager.default.isExecutableFile(atPath: plugIn.executableURL.path))
+        }
+    }
+
+    @Test func displayNamesAreLocalisedAndFallBackToTheApp() throws {
+        let folder = test.scratch
+        var app = BundleBuilder.app("com.example.tool", name: "Tool", in: folder)
+        app.info["CFBundleDisplayName"] = "Tool Deluxe"
+        app.addExtension("Widget", identifier: "com.example.tool.widget", point: "com.apple.widget-extension")
+        try registry.install(appAt: try app.write())
+        #expect(try registry.extension("com.example.tool.widget")?.displayName == "Tool Deluxe")
+        try registry.install(appAt: try samples()[0])
+        // The registry keeps every language; which one is shown follows LANGUAGE/LANG.
+        let share = try #require(try registry.extension("com.example.notes.share"))
+        #expect(["Add to Notes", "Zu Notizen hinzufügen"].contains(share.displayName))
+    }
+
+    @Test func aNewerVersionReplacesTheOldAndTheOldCopyIsRemoved() throws {
+        let first = try registry.install(appAt: try samples()[0])
+        let newer = try SampleApps.assemble(into: test.scratch, settings: ["CURRENT_PROJECT_VERSION": "2"])[0]
+        let second = try registry.install(appAt: newer)
+        #expect(second.version == "2")
+        #expect(second.url != first.url)
+        #expect(!FileManager.default.fileExists(atPath: first.url.path))
+        #expect(contents(of: test.home.applicationsDirectory) == [second.url.deletingLastPathComponent().lastPathComponent])
+        #expect(try registry.apps().count == 1)
+    }
+
+    @Test func anOlderVersionIsRefusedUnlessAllowed() throws {
+        try registry.install(appAt: try SampleApps.assemble(into: test.scratch, settings: ["CURRENT_PROJECT_VERSION": "1.10"])[0])
+        let older = try SampleApps.assemble(into: test.scratch, settings: ["CURRENT_PROJECT_VERSION": "1.9"])[0]
+        let error = #expect(throws: RegistryError.self) { try registry.install(appAt: older) }
+        #expect(error?.code == .downgrade)
+        #expect(try registry.app("com.example.notes")?.version == "1.10")
+        try registry.install(appAt: older, options: .init(allowDowngrade: true))
+        #expect(try registry.app("com.example.notes")?.version == "1.9")
+    }
+
+    @Test func anInvalidBundleLeavesNothingBehind() throws {
+        var app = BundleBuilder.app("com.example.tool", in: test.scratch)
+        app.addExtension("Share", identifier: "com.example.tool.share", point: "com.apple.share-services")
+        let error = #expect(throws: RegistryError.self) { try registry.install(appAt: try app.write()) }
+        #expect(error?.code == .invalidBundle)
+        #expect(error?.diagnostics.map(\.code) == ["missing-activation-rule"])
+        #expect(try registry.apps().isEmpty)
+        #expect(contents(of: test.home.applicationsDirectory).isEmpty)
+        #expect(contents(of: test.home.containersDirectory).isEmpty)
+    }
+
+    @Test func anExtensionIdentifierTakenByAnotherAppIsAConflictAndRollsBack() throws {
+        var first = BundleBuilder.app("com.example.tool", name: "Tool", in: test.scratch)
+        first.addExtension("Widget", identifier: "com.example.tool.widget", point: "com.apple.widget-extension")
+        try registry.install(appAt: try first.write())
+        // An app whose identifier is the first app's extension's.
+        let thief = BundleBuilder.app("com.example.tool.widget", name: "Thief", in: test.scratch)
+        let error = #expect(throws: RegistryError.self) { try registry.install(appAt: try thief.write()) }
+        #expect(error?.code == .conflict)
+        #expect(try registry.apps().map(\.identifier) == ["com.example.tool"])
+        #expect(contents(of: test.home.applicationsDirectory).count == 1)
+    }
+
+    @Test func uninstallRemovesTheAppItsContainersAndGroupsNoOneElseUses() throws {
+        let folder = test.scratch
+        var a = BundleBuilder.app("com.example.a", name: "A", in: folder)
+        a.entitlements = ["com.apple.security.application-groups": ["group.com.example.shared", "group.com.example.a"]]
+        a.addExtension("AW", identifier: "com.example.a.widget", point: "com.apple.widget-extension",
+                       entitlements: ["com.apple.security.application-groups": ["group.com.example.a-only"]])
+        var b = BundleBuilder.app("com.example.b", name: "B", in: folder)
+        b.entitlements = ["com.apple.security.application-groups": ["group.com.example.shared"]]
+        let installedA = try registry.install(appAt: try a.write())
+        try registry.install(appAt: try b.write())
+        for group in ["group.com.example.shared", "group.com.example.a", "group.com.example.a-only"] {
+            try FileManager.default.createDirectory(at: test.home.groupContainer(for: group), withIntermediateDirectories: true)
+        }
+        let report = try registry.uninstall("com.example.a")
+        #expect(report.extensionIdentifiers == ["com.example.a.widget"])
+        #expect(report.removedGroups == ["group.com.example.a", "group.com.example.a-only"])
+        #expect(contents(of: test.home.groupsDirectory) == ["group.com.example.shared"])
+        #expect(contents(of: test.home.containersDirectory) == ["com.example.b"])
+        #expect(!FileManager.default.fileExists(atPath: installedA.url.deletingLastPathComponent().path))
+        #expect(try registry.apps().map(\.identifier) == ["com.example.b"])
+        #expect(try registry.extension("com.example.a.widget") == nil)
+    }
+
+    @Test func uninstallingWhatIsNotInstalledSaysWhat() throws {
+        try registry.install(appAt: try samples()[0])
+        let missing = #expect(throws: RegistryError.self) { try registry.uninstall("com.example.nothing") }
+        #expect(missing?.code == .notInstalled)
+        let plugIn = #expect(throws: RegistryError.self) { try registry.uninstall("com.example.notes.share") }
+        #expect(plugIn?.message.contains("is an extension") == true)
+        #expect(plugIn?.hint?.contains("com.example.notes") == true)
+    }
+
+    @Test func aStrayCopyFromACrashedInstallIsSweptByTheNextInstall() throws {
+        let stray = test.home.applicationsDirectory.appendingPathComponent(".incoming-deadbeef/Notes.app")
+        try FileManager.default.createDirectory(at: stray, withIntermediateDirectories: true)
+        try registry.install(appAt: try samples()[1])
+        #expect(!FileManager.default.fileExists(atPath: stray.path))
+        #expect(contents(of: test.home.applicationsDirectory).count == 1)
+    }
+
+    @Test func twoOpenRegistriesSeeEachOthersChanges() throws {
+        let other = try Registry(home: test.home)
+        let before = try other.generation()
+        try registry.install(appAt: try samples()[0])
+        #expect(try other.generation() > before)
+        #expect(try other.apps().map(\.identifier) == ["com.example.notes"])
+    }
+}

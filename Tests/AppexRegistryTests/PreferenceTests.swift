@@ -1,0 +1,54 @@
+import AppexRegistry
+import AppexSamples
+import AppexTesting
+import Foundation
+import Testing
+
+/// The user's enable/disable and order choices, and their persistence across reinstalls.
+@Suite struct PreferenceTests {
+    let test: TestHome
+    let registry: Registry
+
+    init() throws {
+        test = try TestHome()
+        registry = try Registry(home: test.home)
+        for app in try SampleApps.assemble(into: test.scratch) { try registry.install(appAt: app) }
+    }
+
+    @Test func disablingIsKeptAcrossAReinstall() throws {
+        try registry.setEnabled(false, extension: "com.example.notes.share")
+        #expect(try registry.extension("com.example.notes.share")?.isEnabled == false)
+        let newer = try SampleApps.assemble(into: test.scratch, settings: ["CURRENT_PROJECT_VERSION": "2"])[0]
+        try registry.install(appAt: newer)
+        #expect(try registry.extension("com.example.notes.share")?.isEnabled == false)
+        #expect(try registry.extension("com.example.notes.uppercase")?.isEnabled == true)
+        try registry.setEnabled(true, extension: "COM.EXAMPLE.NOTES.SHARE")
+        #expect(try registry.extension("com.example.notes.share")?.isEnabled == true)
+    }
+
+    @Test func theUsersOrderIsKeptWithinAPoint() throws {
+        let point = "com.apple.share-services"
+        #expect(try registry.extensions(point: point).map(\.identifier) == ["com.example.notes.share", "com.example.photos.share"])
+        try registry.setOrder(["com.example.photos.share"], point: point)
+        #expect(try registry.extensions(point: point).map(\.identifier) == ["com.example.photos.share", "com.example.notes.share"])
+        try registry.setOrder(["com.example.notes.share", "com.example.photos.share"], point: point)
+        #expect(try registry.extensions(point: point).map(\.position) == [0, 1])
+    }
+
+    @Test func orderingAcrossPointsOrTwiceIsRefused() throws {
+        let wrongPoint = #expect(throws: RegistryError.self) {
+            try registry.setOrder(["com.example.notes.uppercase"], point: "com.apple.share-services")
+        }
+        #expect(wrongPoint?.message.contains("com.apple.ui-services") == true)
+        #expect(throws: RegistryError.self) {
+            try registry.setOrder(["com.example.notes.share", "com.example.notes.share"], point: "com.apple.share-services")
+        }
+    }
+
+    @Test func enablingAnAppOrAnUnknownIdentifierSaysWhat() throws {
+        let app = #expect(throws: RegistryError.self) { try registry.setEnabled(false, extension: "com.example.notes") }
+        #expect(app?.message.contains("is an app") == true)
+        let unknown = #expect(throws: RegistryError.self) { try registry.setEnabled(false, extension: "com.example.nope") }
+        #expect(unknown?.code == .notInstalled)
+    }
+}
