@@ -1,0 +1,229 @@
+import Foundation
+
+/// Walks a compiled predicate against an ``ActivationContext``.
+///
+/// Variables live in a frame of slots fixed at parse time. Run-time type mismatches (a number
+/// compared with a string, `@sum` over strings) make the comparison false, where Foundation
+/// would raise an exception; either way the extension is not offered.
+struct PredicateEvaluator {
+    let context: ActivationContext
+    var frame: [PredicateValue]
+
+    init(context: ActivationContext, slotCount: Int) {
+        self.context = context
+        self.frame = Array(repeating: .null, count: slotCount)
+    }
+
+    mutating func evaluate(_ node: PredicateNode, object: PredicateValue) -> Bool {
+        switch node {
+        case .constant(let value):
+            return value
+        case .not(let inner):
+            return !evaluate(inner, object: object)
+        case .and(let terms):
+            for term in terms where !evaluate(term, object: object) { return false }
+            return true
+        case .or(let terms):
+            for term in terms where evaluate(term, object: object) { return true }
+            return false
+        case .comparison(let comparison):
+            return evaluate(comparison, object: object)
+        }
+    }
+
+    private mutating func evaluate(_ node: ComparisonNode, object: PredicateValue) -> Bool {
+        let left = value(of: node.left, object: object)
+        let right = value(of: node.right, object: object)
+        switch node.modifier {
+        case .direct:
+            return test(node, left, right)
+        case .any, .all, .none:
+            let elements: [PredicateValue]
+            if let collection = left.collectionElements {
+                elements = collection
+            } else if case .null = left {
+                elements = []
+            } else {
+                elements = [left]
+            }
+            switch node.modifier {
+            case .any: return elements.contains { test(node, $0, right) }
+            case .all: return elements.allSatisfy { test(node, $0, right) }
+            default: return !elements.contains { test(node, $0, right) }
+            }
+        }
+    }
+
+    // MARK: Expressions
+
+    mutating func value(of node: ExpressionNode, object: PredicateValue) -> PredicateValue {
+        switch node {
+        case .constant(let value):
+            return value
+        case .evaluatedObject:
+            return object
+        case .variable(let slot, _):
+            return frame[slot]
+        case .keyPath(let base, let components):
+            return resolve(value(of: base, object: object), components[...])
+        case .aggregate(let elements):
+            return .array(elements.map { value(of: $0, object: object) })
+        case .subquery(let subquery):
+            guard let elements = value(of: subquery.collection, object: object).collectionElements else { return .array([]) }
+            var kept: [PredicateValue] = []
+            for element in elements {
+                frame[subquery.slot] = element
+                if evaluate(subquery.predicate, object: element) { kept.append(element) }
+            }
+            return .array(kept)
+        case .subqueryCount(let subquery):
+            guard let elements = value(of: subquery.collection, object: object).collectionElements else { return .integer(0) }
+            var count = 0
+            for element in elements {
+                frame[subquery.slot] = element
+                if evaluate(subquery.predicate, object: element) { count += 1 }
+            }
+            return .integer(count)
+        case .index(let base, let index):
+            return subscriptValue(value(of: base, object: object), index, object: object)
+        case .arithmetic(let symbol, let lhs, let rhs):
+            return arithmetic(symbol, value(of: lhs, object: object), value(of: rhs, object: object))
+        case .negate(let operand):
+            switch value(of: operand, object: object) {
+            case .integer(let number) where number != Int.min: return .integer(-number)
+            case let other: return other.numericValue.map { .real(-$0) } ?? .null
+            }
+        }
+    }
+
+    private mutating func subscriptValue(_ base: PredicateValue, _ index: IndexKind, object: PredicateValue) -> PredicateValue {
+        switch index {
+        case .first: return base.collectionElements?.first ?? .null
+        case .last: return base.collectionElements?.last ?? .null
+        case .size: return base.collectionElements.map { .integer($0.count) } ?? .null
+        case .expression(let expression):
+            let key = value(of: expression, object: object)
+            switch (base, key) {
+            case (.array(let elements), .integer(let position)):
+                return elements.indices.contains(position) ? elements[position] : .null
+            case (.dictionary(let entries), .string(let name)):
+                return entries[name] ?? .null
+            default:
+                return .null
+            }
+        }
+    }
+
+    private func arithmetic(_ symbol: String, _ lhs: PredicateValue, _ rhs: PredicateValue) -> PredicateValue {
+        if case .integer(let a) = lhs, case .integer(let b) = rhs {
+            switch symbol {
+            case "+": let (r, o) = a.addingReportingOverflow(b); if !o { return .integer(r) }
+            case "-": let (r, o) = a.subtractingReportingOverflow(b); if !o { return .integer(r) }
+            case "*": let (r, o) = a.multipliedReportingOverflow(by: b); if !o { return .integer(r) }
+            default: break
+            }
+        }
+        guard let a = lhs.numericValue, let b = rhs.numericValue else { return .null }
+        switch symbol {
+        case "+": return .real(a + b)
+        case "-": return .real(a - b)
+        case "*": return .real(a * b)
+        case "/": return b == 0 ? .null : .real(a / b)
+        default: return .real(pow(a, b))
+        }
+    }
+
+    /// Key-value coding: a key on a dictionary looks it up; on an array, maps over the elements.
+    func resolve(_ base: PredicateValue, _ components: ArraySlice<KeyPathComponent>) -> PredicateValue {
+        guard let component = components.first else { return base }
+        let rest = components.dropFirst()
+        switch component {
+        case .key(let key):
+            return resolve(lookup(base, key), rest)
+        case .collectionOperator(let op):
+            return collectionOperator(op, base, rest)
+        }
+    }
+
+    private func lookup(_ base: PredicateValue, _ key: String) -> PredicateValue {
+        switch base {
+        case .dictionary(let entries):
+            return entries[key] ?? .null
+        case .array(let elements):
+            return .array(elements.map { lookup($0, key) })
+        case .string(let text):
+            // An attributed string's `string` and `length`, so `attributedContentText.length > 0` ports.
+            if key == "string" { return base }
+            if key == "length" { return .integer(text.utf16.count) }
+            return .null
+        default:
+            return .null
+        }
+    }
+
+    private func collectionOperator(_ op: CollectionOperator, _ base: PredicateValue, _ rest: ArraySlice<KeyPathComponent>) -> PredicateValue {
+        let elements: [PredicateValue]
+        if let collection = base.collectionElements {
+            elements = collection
+        } else if case .null = base {
+            elements = []
+        } else {
+            return .null
+        }
+        // The operator's right key path runs to the next collection operator, which then applies
+        // to the result: `people.@unionOfObjects.age.@count` counts the ages.
+        let split = rest.firstIndex { if case .collectionOperator = $0 { true } else { false } } ?? rest.endIndex
+        // @count ignores its right key path, as key-value coding does.
+        if op == .count { return resolve(.integer(elements.count), rest[split...]) }
+        let right = rest[..<split]
+        let values = right.isEmpty ? elements : elements.map { resolve($0, right) }
+        return resolve(aggregate(op, values), rest[split...])
+    }
+
+    private func aggregate(_ op: CollectionOperator, _ values: [PredicateValue]) -> PredicateValue {
+        switch op {
+        case .count:
+            return .integer(values.count)
+        case .sum, .avg:
+            var integerSum = 0
+            var realSum = 0.0
+            var allIntegers = true
+            var counted = 0
+            for value in values {
+                if case .null = value { continue }
+                guard let number = value.numericValue else { return .null }
+                counted += 1
+                realSum += number
+                if case .integer(let integer) = value, allIntegers {
+                    let (sum, overflow) = integerSum.addingReportingOverflow(integer)
+                    if overflow { allIntegers = false } else { integerSum = sum }
+                } else {
+                    allIntegers = false
+                }
+            }
+            if op == .avg { return counted == 0 ? .integer(0) : .real(realSum / Double(counted)) }
+            return allIntegers ? .integer(integerSum) : .real(realSum)
+        case .min, .max:
+            var best: PredicateValue? = nil
+            for value in values {
+                if case .null = value { continue }
+                guard let current = best else { best = value; continue }
+                guard let order = value.compare(to: current) else { return .null }
+                if (op == .min && order == .orderedAscending) || (op == .max && order == .orderedDescending) { best = value }
+            }
+            return best ?? .null
+        case .unionOfObjects, .distinctUnionOfObjects:
+            let kept = values.filter { if case .null = $0 { false } else { true } }
+            return .array(op == .distinctUnionOfObjects ? Self.distinct(kept) : kept)
+        case .unionOfArrays, .distinctUnionOfArrays:
+            let flattened = values.flatMap { $0.collectionElements ?? [] }
+            return .array(op == .distinctUnionOfArrays ? Self.distinct(flattened) : flattened)
+        }
+    }
+
+    private static func distinct(_ values: [PredicateValue]) -> [PredicateValue] {
+        var result: [PredicateValue] = []
+        for value in values where !result.contains(where: { $0.isEqual(to: value) }) { result.append(value) }
+        return result
+    }
+}

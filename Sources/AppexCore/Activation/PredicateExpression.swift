@@ -1,0 +1,155 @@
+import Foundation
+
+/// A parsed predicate: the tree the parser builds and the evaluator walks.
+///
+/// Variables are resolved to frame slots and constants prepared (strings folded, LIKE patterns
+/// and regular expressions compiled) when the tree is built, so evaluation never re-parses.
+indirect enum PredicateNode: Sendable {
+    case constant(Bool)
+    case not(PredicateNode)
+    case and([PredicateNode])
+    case or([PredicateNode])
+    case comparison(ComparisonNode)
+}
+
+/// `ANY`, `ALL`, `NONE` (`SOME` is `ANY`), or none: how a comparison treats a collection on its left.
+enum ComparisonModifier: String, Sendable {
+    case direct = ""
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+}
+
+/// The operator of a comparison predicate.
+enum ComparisonOperator: String, Sendable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case between = "BETWEEN"
+    case `in` = "IN"
+    case contains = "CONTAINS"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case like = "LIKE"
+    case matches = "MATCHES"
+    case utiConformsTo = "UTI-CONFORMS-TO"
+    case utiEquals = "UTI-EQUALS"
+
+    /// Whether the `[c]`, `[d]` options apply.
+    var takesStringOptions: Bool {
+        switch self {
+        case .equal, .notEqual, .in, .contains, .beginsWith, .endsWith, .like, .matches: true
+        default: false
+        }
+    }
+}
+
+/// The `[c]`, `[d]` and `[n]` options of a string comparison.
+struct StringOptions: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+    static let caseInsensitive = StringOptions(rawValue: 1)
+    static let diacriticInsensitive = StringOptions(rawValue: 2)
+    /// `[n]`: the strings are already normalized. Accepted and ignored, as Foundation does outside Core Data.
+    static let normalized = StringOptions(rawValue: 4)
+
+    var compareOptions: String.CompareOptions {
+        var options: String.CompareOptions = []
+        if contains(.caseInsensitive) { options.insert(.caseInsensitive) }
+        if contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
+        return options
+    }
+
+    var spelled: String {
+        var text = ""
+        if contains(.caseInsensitive) { text += "c" }
+        if contains(.diacriticInsensitive) { text += "d" }
+        if contains(.normalized) { text += "n" }
+        return text.isEmpty ? "" : "[\(text)]"
+    }
+}
+
+/// A comparison such as `ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO "public.image"`.
+struct ComparisonNode: Sendable {
+    var modifier: ComparisonModifier
+    var operation: ComparisonOperator
+    var options: StringOptions
+    var left: ExpressionNode
+    var right: ExpressionNode
+    /// The byte offset of the operator in the rule text.
+    var offset: Int
+    /// Prepared from a constant right-hand side: the folded string, LIKE pattern or regex.
+    var prepared: PreparedPattern?
+}
+
+/// What a constant right-hand side was compiled into.
+enum PreparedPattern: Sendable {
+    /// The string folded by the comparison's options (or lower-cased, for UTI operators).
+    case folded(String)
+    /// A LIKE pattern compiled from the folded pattern.
+    case like([LikeElement])
+    /// A MATCHES regular expression.
+    case regex(PredicateRegex)
+}
+
+/// A compiled MATCHES pattern.
+///
+/// `NSRegularExpression` is immutable after creation and documented as safe to use from many
+/// threads, but swift-corelibs-foundation does not mark it `Sendable`; hence the unchecked box.
+final class PredicateRegex: @unchecked Sendable {
+    let expression: NSRegularExpression
+    init(_ expression: NSRegularExpression) { self.expression = expression }
+}
+
+/// A key-path component: a key, or a collection operator such as `@count`.
+enum KeyPathComponent: Sendable, Hashable {
+    case key(String)
+    case collectionOperator(CollectionOperator)
+}
+
+/// The collection operators of key-value coding.
+enum CollectionOperator: String, Sendable, CaseIterable {
+    case count, sum, avg, min, max
+    case distinctUnionOfObjects, unionOfObjects, distinctUnionOfArrays, unionOfArrays
+}
+
+/// `[FIRST]`, `[LAST]`, `[SIZE]` or `[expression]`.
+enum IndexKind: Sendable {
+    case first, last, size
+    case expression(ExpressionNode)
+}
+
+/// `SUBQUERY(collection, $variable, predicate)`.
+struct SubqueryNode: Sendable {
+    var collection: ExpressionNode
+    var slot: Int
+    var variable: String
+    var predicate: PredicateNode
+}
+
+/// An expression: something that evaluates to a ``PredicateValue``.
+indirect enum ExpressionNode: Sendable {
+    case constant(PredicateValue)
+    case evaluatedObject
+    case variable(slot: Int, name: String)
+    case keyPath(ExpressionNode, [KeyPathComponent])
+    case aggregate([ExpressionNode])
+    case subquery(SubqueryNode)
+    /// `SUBQUERY(…).@count`, counted without building the filtered array.
+    case subqueryCount(SubqueryNode)
+    case index(ExpressionNode, IndexKind)
+    case arithmetic(String, ExpressionNode, ExpressionNode)
+    case negate(ExpressionNode)
+
+    /// The constant value, if this expression is one.
+    var constantValue: PredicateValue? {
+        switch self {
+        case .constant(let value): value
+        case .aggregate(let elements):
+            elements.allSatisfy { $0.constantValue != nil } ? .array(elements.compactMap(\.constantValue)) : nil
+        default: nil
+        }
+    }
+}
