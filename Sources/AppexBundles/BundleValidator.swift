@@ -91,7 +91,17 @@ public struct BundleValidator: Sendable {
         }
         let ruleKey = ExtensionManifest.Key.extensionDictionary + "." + ExtensionManifest.Key.attributes + "."
             + ExtensionManifest.Key.activationRule
-        if point.policy.requiresActivationRule, manifest.activationRule == nil {
+        if let rule = manifest.activationRule {
+            do {
+                _ = try ActivationRule.parse(rule)
+            } catch {
+                let place = error.line.map { line in "line \(line), column \(error.column ?? 1): " } ?? ""
+                diagnostics.append(Diagnostic(
+                    .error, "invalid-activation-rule", file: file, keyPath: ruleKey + (error.key.map { ".\($0)" } ?? ""),
+                    place + error.message, hint: error.hint
+                ))
+            }
+        } else if point.policy.requiresActivationRule {
             diagnostics.append(Diagnostic(
                 .error, "missing-activation-rule", file: file, keyPath: ruleKey,
                 "is missing, but \(point.name) extensions must say which items they accept",

@@ -4,4 +4,58 @@ import AppexCore
 struct RegistryCache: Sendable {
     var generation: Int = -1
     var types: UTTypeGraph?
+    var points: [String: PointIndex] = [:]
+}
+
+/// A point's enabled extensions in the user's order, with their rules compiled, and each
+/// distinct rule compiled once: real rules repeat a lot (`TRUEPREDICATE` most of all), so a
+/// query evaluates each distinct rule once, not once per extension.
+struct PointIndex: Sendable {
+    /// The enabled extensions, in the user's order.
+    var extensions: [InstalledExtension] = []
+    /// For each extension, the index of its rule in `rules`, or `nil` when it has none.
+    var ruleIndices: [Int?] = []
+    /// The distinct compiled rules.
+    var rules: [ActivationRule] = []
+    /// Whether extensions without a rule are offered for any items (points that need no rule).
+    var offersExtensionsWithoutRule = true
+
+    init(extensions: [InstalledExtension], offersExtensionsWithoutRule: Bool) {
+        self.offersExtensionsWithoutRule = offersExtensionsWithoutRule
+        var indexBySource: [PropertyListValue: Int] = [:]
+        for plugIn in extensions {
+            guard let source = plugIn.manifest.activationRule else {
+                self.extensions.append(plugIn)
+                ruleIndices.append(nil)
+                continue
+            }
+            if let index = indexBySource[source] {
+                self.extensions.append(plugIn)
+                ruleIndices.append(index)
+            } else if let rule = try? ActivationRule.parse(source) {
+                // A rule that no longer compiles (validated at install by an older version)
+                // is never offered rather than offered for everything.
+                indexBySource[source] = rules.count
+                rules.append(rule)
+                self.extensions.append(plugIn)
+                ruleIndices.append(rules.count - 1)
+            }
+        }
+    }
+
+    /// The extensions whose rules match `context`, in order.
+    func matches(_ context: ActivationContext) -> [InstalledExtension] {
+        var results = [Bool?](repeating: nil, count: rules.count)
+        var matching: [InstalledExtension] = []
+        for (plugIn, ruleIndex) in zip(extensions, ruleIndices) {
+            guard let ruleIndex else {
+                if offersExtensionsWithoutRule { matching.append(plugIn) }
+                continue
+            }
+            let result = results[ruleIndex] ?? rules[ruleIndex].matches(context)
+            results[ruleIndex] = result
+            if result { matching.append(plugIn) }
+        }
+        return matching
+    }
 }
