@@ -152,10 +152,10 @@ private struct Reader {
             if let tags = value.dictionaryValue {
                 declaration.filenameExtensions = self.tags(
                     tags[UTTagClass.filenameExtension.rawValue], at: "\(path).\(UTTagClass.filenameExtension.rawValue)",
-                    isValid: Self.isValidFilenameExtension, hint: "give the extension without its leading dot, such as \"jpg\"")
+                    isValid: TagSyntax.isValidFilenameExtension, hint: "give the extension without its leading dot, such as \"jpg\"")
                 declaration.mimeTypes = self.tags(
                     tags[UTTagClass.mimeType.rawValue], at: "\(path).\(UTTagClass.mimeType.rawValue)",
-                    isValid: Self.isValidMIMEType, hint: "a MIME type looks like \"image/jpeg\"")
+                    isValid: TagSyntax.isValidMIMEType, hint: "a MIME type looks like \"image/jpeg\"")
             } else {
                 fail(.wrongKind, path, "must be a dictionary of tag classes, not a \(value.kindName)")
             }
@@ -218,7 +218,10 @@ private struct Reader {
     private mutating func fail(_ code: UTTypeDeclarationError.Code, _ path: String, _ reason: String) {
         errors.append(UTTypeDeclarationError(code, keyPath: path, reason))
     }
+}
 
+/// What a well-formed tag looks like.
+enum TagSyntax {
     static func isValidFilenameExtension(_ tag: String) -> Bool {
         let bytes = tag.utf8
         guard !bytes.isEmpty, bytes.count <= UTTypeDeclaration.maximumLength, bytes.first != UInt8(ascii: ".") else { return false }

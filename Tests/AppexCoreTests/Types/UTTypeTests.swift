@@ -1,0 +1,148 @@
+import AppexCore
+import Foundation
+import Testing
+
+@Suite struct UTTypeTests {
+    @Test func constantsAreDeclaredSystemTypes() {
+        let constants: [UTType] = [
+            .item, .content, .data, .directory, .folder, .package, .bundle, .applicationBundle, .symbolicLink,
+            .aliasFile, .url, .fileURL, .text, .plainText, .utf8PlainText, .utf16PlainText, .rtf, .html, .xml, .json,
+            .sourceCode, .script, .shellScript, .pythonScript, .image, .jpeg, .png, .tiff, .gif, .bmp, .heic, .heif,
+            .svg, .webP, .rawImage, .pdf, .propertyList, .xmlPropertyList, .binaryPropertyList, .audiovisualContent,
+            .movie, .video, .audio, .mpeg4Movie, .quickTimeMovie, .mp3, .mpeg4Audio, .wav, .aiff, .avi, .mpeg,
+            .mpeg2Video, .contact, .vCard, .calendarEvent, .archive, .zip, .gzip, .executable, .message,
+            .emailMessage, .presentation, .spreadsheet, .webArchive, .font, .threeDContent, .log, .database,
+        ]
+        for type in constants {
+            #expect(type.isDeclared, "\(type.identifier)")
+            #expect(type.isSystemDeclared, "\(type.identifier)")
+            #expect(!type.isDynamic)
+        }
+        #expect(UTType.gif.identifier == "com.compuserve.gif")
+        #expect(UTType.webP.identifier == "org.webmproject.webp")
+        #expect(UTType.wav.identifier == "com.microsoft.waveform-audio")
+        #expect(UTType.quickTimeMovie.identifier == "com.apple.quicktime-movie")
+    }
+
+    @Test func conformanceOverTheGraph() {
+        #expect(UTType.jpeg.conforms(to: .image))
+        #expect(UTType.jpeg.conforms(to: .data))
+        #expect(UTType.jpeg.conforms(to: .content))
+        #expect(UTType.jpeg.conforms(to: .item))
+        #expect(!UTType.jpeg.conforms(to: .text))
+        #expect(UTType.jpeg.isSubtype(of: .image))
+        #expect(UTType.image.isSupertype(of: .png))
+        #expect(!UTType.image.isSubtype(of: .image))
+        #expect(UTType.fileURL.conforms(to: .url))
+        #expect(UTType.vCard.conforms(to: .contact))
+        #expect(UTType.vCard.conforms(to: .text))
+        #expect(UTType.mpeg4Audio.conforms(to: .audio))
+        #expect(UTType.mpeg4Audio.conforms(to: .movie))
+        #expect(UTType.pdf.conforms(to: .compositeContent))
+        #expect(UTType.aiff.conforms(to: .audio))
+        #expect(UTType.pythonScript.conforms(to: .sourceCode))
+    }
+
+    @Test func supertypes() {
+        #expect(UTType.jpeg.supertypes == [.image, .data, .content, .item])
+        #expect(UTType.item.supertypes.isEmpty)
+    }
+
+    @Test func identifiersAreCaseInsensitive() throws {
+        let shouting = try #require(UTType("PUBLIC.JPEG"))
+        #expect(shouting == .jpeg)
+        #expect(shouting.hashValue == UTType.jpeg.hashValue)
+        #expect(shouting.conforms(to: .image))
+        #expect(UTType.jpeg.conforms(to: try #require(UTType("Public.Image"))))
+        #expect(Set([shouting, .jpeg]).count == 1)
+    }
+
+    @Test func undeclaredAndMalformedIdentifiers() throws {
+        let unknown = try #require(UTType("com.example.never-declared"))
+        #expect(!unknown.isDeclared)
+        #expect(!unknown.isDynamic)
+        #expect(unknown.conforms(to: unknown))
+        #expect(!unknown.conforms(to: .item))
+        #expect(unknown.supertypes.isEmpty)
+        #expect(unknown.preferredFilenameExtension == nil)
+        #expect(UTType("") == nil)
+        #expect(UTType("not an identifier") == nil)
+    }
+
+    @Test func tagsAndDescriptions() {
+        #expect(UTType.jpeg.preferredFilenameExtension == "jpeg")
+        #expect(UTType.jpeg.preferredMIMEType == "image/jpeg")
+        #expect(UTType.jpeg.tags[.filenameExtension] == ["jpeg", "jpg", "jpe"])
+        #expect(UTType.pdf.localizedDescription == "PDF document")
+        #expect(UTType.jpeg.description == "public.jpeg")
+        #expect(UTType.image.preferredMIMEType == nil)
+        #expect(UTType.jpeg.isPublicType)
+        #expect(!UTType.pdf.isPublicType)
+    }
+
+    @Test func lookupByFilenameExtension() {
+        #expect(UTType(filenameExtension: "jpg") == .jpeg)
+        #expect(UTType(filenameExtension: "JPG") == .jpeg)
+        #expect(UTType(filenameExtension: "png") == .png)
+        #expect(UTType(filenameExtension: "pdf") == .pdf)
+        #expect(UTType(filenameExtension: "docx")?.identifier == "org.openxmlformats.wordprocessingml.document")
+        #expect(UTType(filenameExtension: "py") == .pythonScript)
+        // Bundles are directories, not data, so ask for what they are.
+        #expect(UTType(filenameExtension: "appex")?.isDynamic == true)
+        #expect(UTType(filenameExtension: "appex", conformingTo: .bundle) == .applicationExtension)
+        #expect(UTType(filenameExtension: "app", conformingTo: .bundle) == .applicationBundle)
+        #expect(UTType(filenameExtension: "") == nil)
+        #expect(UTType(filenameExtension: "a/b") == nil)
+    }
+
+    @Test func lookupByMIMEType() {
+        #expect(UTType(mimeType: "image/jpeg") == .jpeg)
+        #expect(UTType(mimeType: "IMAGE/JPEG") == .jpeg)
+        #expect(UTType(mimeType: "application/pdf") == .pdf)
+        #expect(UTType(mimeType: "text/plain") == .plainText)
+        #expect(UTType(mimeType: "text/plain; charset=utf-8") == .plainText)
+        #expect(UTType(mimeType: "audio/mpeg") == .mp3)
+        #expect(UTType(mimeType: "video/quicktime") == .quickTimeMovie)
+        #expect(UTType(mimeType: "no-slash") == nil)
+    }
+
+    @Test func tagLookupsRoundTrip() {
+        for type in [UTType.jpeg, .png, .pdf, .html, .json, .mp3, .zip, .gif, .heic, .webP, .vCard] {
+            let byExtension = type.preferredFilenameExtension.flatMap { UTType(filenameExtension: $0) }
+            #expect(byExtension == type, "\(type.identifier) by extension")
+            let byMIME = type.preferredMIMEType.flatMap { UTType(mimeType: $0) }
+            #expect(byMIME == type, "\(type.identifier) by MIME type")
+        }
+    }
+
+    @Test func conformingToNarrowsTheLookup() {
+        // "xml" is public.xml's extension; asking for an image gets a dynamic type instead.
+        #expect(UTType(filenameExtension: "xml") == .xml)
+        let asImage = UTType(filenameExtension: "xml", conformingTo: .image)
+        #expect(asImage?.isDynamic == true)
+        #expect(asImage?.conforms(to: .image) == true)
+        #expect(UTType.types(tag: "xml", tagClass: .filenameExtension, conformingTo: nil) == [.xml])
+        #expect(UTType.types(tag: "xml", tagClass: .filenameExtension, conformingTo: .image).isEmpty)
+        #expect(UTType(tag: "jpg", tagClass: .filenameExtension, conformingTo: nil) == .jpeg)
+        #expect(UTType(tag: "JPEG", tagClass: UTTagClass(rawValue: "com.apple.ostype"), conformingTo: nil) == nil)
+    }
+
+    @Test func codableAsItsIdentifier() throws {
+        let data = try JSONEncoder().encode([UTType.jpeg, .pdf])
+        #expect(String(decoding: data, as: UTF8.self) == #"["public.jpeg","com.adobe.pdf"]"#)
+        let decoded = try JSONDecoder().decode([UTType].self, from: data)
+        #expect(decoded == [.jpeg, .pdf])
+        #expect(decoded[0].conforms(to: .image))
+    }
+
+    @Test func exportedAsConformsToItsParentWhenUndeclared() {
+        let note = UTType(exportedAs: "com.example.notes.note", conformingTo: .plainText)
+        #expect(!note.isDeclared)
+        #expect(note.conforms(to: .plainText))
+        #expect(note.conforms(to: .data))
+        #expect(!note.conforms(to: .image))
+        let imported = UTType(importedAs: "public.jpeg", conformingTo: .text)
+        #expect(imported == .jpeg)
+        #expect(!imported.conforms(to: .text))
+    }
+}
