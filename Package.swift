@@ -56,7 +56,7 @@ var package = Package(
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
-        .testTarget(name: "AppexCLITests", dependencies: ["AppexTesting", "appex"]),
+        .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "appex"]),
     ] + sampleExecutables.map {
         .executableTarget(
             name: $0,

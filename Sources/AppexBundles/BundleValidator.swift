@@ -40,7 +40,9 @@ public struct BundleValidator: Sendable {
             let display = appName + "/" + BundleLayout.plugIns + "/" + plugIn.url.lastPathComponent
             let infoFile = display + "/" + BundleLayout.infoPlist
             let identifier = plugIn.info.identifier
-            if !identifier.hasPrefix(app.info.identifier + ".") || identifier.count <= app.info.identifier.count + 1 {
+            if !app.info.identifier.isEmpty,
+                !identifier.hasPrefix(app.info.identifier + ".") || identifier.count <= app.info.identifier.count + 1
+            {
                 diagnostics.append(Diagnostic(
                     .error, "identifier-not-prefixed", file: infoFile, keyPath: "CFBundleIdentifier",
                     "\"\(identifier)\" does not start with the containing app's identifier \"\(app.info.identifier)\" and a dot",

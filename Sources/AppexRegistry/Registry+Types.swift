@@ -19,7 +19,7 @@ extension Registry {
                 declarations.append(declaration)
             }
         }
-        let graph = UTTypeGraph(declarations: UTTypeGraph.system.declarations + declarations)
+        let graph = UTTypeGraph.system.adding(declarations)
         cache.withLock {
             if $0.generation != generation { $0 = RegistryCache(generation: generation) }
             $0.types = graph

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Counts of what a process holds, taken before and after a test to prove nothing leaked.
 public struct ResourceCounts: Sendable, Hashable, CustomStringConvertible {

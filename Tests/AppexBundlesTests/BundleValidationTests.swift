@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Validation lists every problem at once, each with its file, key path and code.
-@Suite struct BundleValidationTests {
+@Suite final class BundleValidationTests {
     let folder: URL
     private let temporary: TemporaryDirectory
 

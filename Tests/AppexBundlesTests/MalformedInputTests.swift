@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Broken files get a clear diagnostic, never a crash.
-@Suite struct MalformedInputTests {
+@Suite final class MalformedInputTests {
     let folder: URL
     private let temporary: TemporaryDirectory
 
@@ -95,7 +95,15 @@ import Testing
     func everyCorpusInfoPlistReadsOrExplains() throws {
         var read = 0
         for file in try Corpus.files(in: "plists") where !file.lastPathComponent.hasSuffix(".entitlements") {
-            let plist = try PropertyListValue(decoding: Data(contentsOf: file))
+            let data = try Data(contentsOf: file)
+            let plist: PropertyListValue
+            do {
+                plist = try PropertyListValue(decoding: data)
+            } catch {
+                // Some projects preprocess their Info.plist with cpp; the error must say so.
+                #expect(error.reason.contains("C preprocessor directives"), "\(file.lastPathComponent): \(error)")
+                continue
+            }
             var diagnostics: [Diagnostic] = []
             let role: BundleInfo.Role = plist["NSExtension"] == nil ? .application : .appExtension
             let info = BundleInfo.read(plist, role: role, file: file.lastPathComponent, diagnostics: &diagnostics)
@@ -113,7 +121,8 @@ import Testing
         for file in files {
             var diagnostics: [Diagnostic] = []
             let entitlements = Entitlements.read(try PropertyListValue(decoding: Data(contentsOf: file)), file: file.lastPathComponent, diagnostics: &diagnostics)
-            #expect(!diagnostics.containsErrors, "\(file.lastPathComponent): \(diagnostics)")
+            // Real entitlements name groups through build settings until Xcode expands them.
+            #expect(diagnostics.allSatisfy { $0.code == "unexpanded-build-setting" }, "\(file.lastPathComponent): \(diagnostics)")
             #expect(!entitlements.all.isEmpty)
         }
     }

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Install, reinstall and uninstall, against a real SQLite registry in a private home.
-@Suite struct InstallTests {
+@Suite final class InstallTests {
     let test: TestHome
     let registry: Registry
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The user's enable/disable and order choices, and their persistence across reinstalls.
-@Suite struct PreferenceTests {
+@Suite final class PreferenceTests {
     let test: TestHome
     let registry: Registry
 

@@ -51,8 +51,9 @@ extension BundleInfo {
         case appExtension
     }
 
-    /// Reads an Info.plist, recording every problem in `diagnostics`. Returns `nil` only when a
-    /// required key is missing or unusable; the diagnostics then say which.
+    /// Reads an Info.plist, recording every problem in `diagnostics`. Returns `nil` only when the
+    /// plist is not a dictionary, or an extension's has no usable `NSExtension`; a missing
+    /// identifier or executable is left empty, and the diagnostics say so.
     public static func read(
         _ plist: PropertyListValue, role: Role, file: String, diagnostics: inout [Diagnostic]
     ) -> BundleInfo? {
@@ -99,7 +100,9 @@ extension BundleInfo {
             extensionManifest: manifest,
             all: entries
         )
-        guard identifier != nil, executable != nil, role == .application || manifest != nil else { return nil }
+        // A bundle with a missing identifier or executable is still returned, so validation can
+        // go on to check everything else; its diagnostics make it invalid.
+        guard role == .application || manifest != nil else { return nil }
         return info
     }
 

@@ -55,11 +55,26 @@ struct PropertyListFields {
     mutating func stringList(_ key: String) -> [String] {
         guard let value = entries[key] else { return [] }
         switch value {
-        case .string(let single): return [single]
+        case .string(let single):
+            if let setting = BuildSetting.firstReference(in: single) {
+                report(
+                    .error, "unexpanded-build-setting", key, "holds the unexpanded build setting \(setting)",
+                    hint: "give its value with `appex bundle --set NAME=VALUE`, or write the value itself"
+                )
+                return []
+            }
+            return [single]
         case .array(let elements):
             var strings: [String] = []
             for (index, element) in elements.enumerated() {
                 if let string = element.stringValue {
+                    if let setting = BuildSetting.firstReference(in: string) {
+                        report(
+                            .error, "unexpanded-build-setting", "\(key)[\(index)]", "holds the unexpanded build setting \(setting)",
+                            hint: "give its value with `appex bundle --set NAME=VALUE`, or write the value itself"
+                        )
+                        continue
+                    }
                     strings.append(string)
                 } else {
                     report(.error, "wrong-type", "\(key)[\(index)]", "is a \(element.kindName), not a string")

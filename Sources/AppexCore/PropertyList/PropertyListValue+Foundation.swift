@@ -19,7 +19,12 @@ extension PropertyListValue {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw PropertyListError(.malformed, "is not a property list (XML, binary or OpenStep): \(Self.describe(error))")
+            var reason = "is not a property list (XML, binary or OpenStep): \(Self.describe(error))"
+            if Self.holdsPreprocessorDirectives(data) {
+                reason += "; it holds C preprocessor directives (#ifdef …), which Xcode expands when INFOPLIST_PREPROCESS is on,"
+                    + " so run it through `cpp -P -traditional` first"
+            }
+            throw PropertyListError(.malformed, reason)
         }
         self = try Self(foundationObject: object, keyPath: "")
     }
@@ -82,6 +87,15 @@ extension PropertyListValue {
         case "c", "B": return .boolean(number.boolValue)
         case "f", "d": return .real(number.doubleValue)
         default: return .integer(number.intValue)
+        }
+    }
+
+    /// Whether a line of `data` starts with `#if`, `#ifdef`, `#include` or `#define`.
+    private static func holdsPreprocessorDirectives(_ data: Data) -> Bool {
+        let text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
+        return text.split(separator: "\n").contains { line in
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            return ["#if", "#include", "#define", "#import"].contains { trimmed.hasPrefix($0) }
         }
     }
 

@@ -62,13 +62,13 @@ enum DoctorChecks {
         let points = ExtensionPoint.catalog.all
         add("Extension points", "hosted", .ok, points.filter { $0.support == .hosted }.map(\.name).joined(separator: ", "))
         add("Extension points", "recognized only", .ok, "\(points.filter { $0.support == .recognized }.count) Apple points install but are not offered yet")
-        let mime = SharedMIMEDatabase.defaultDirectory
+        let mime = URL(fileURLWithPath: SharedMIMEInfo.defaultDirectory)
         if FileManager.default.fileExists(atPath: mime.appendingPathComponent("aliases").path) {
             add("Uniform types", "shared-mime-info", .ok, "\(mime.path): MIME aliases and sub-classes are used for lookups")
         } else {
             add("Uniform types", "shared-mime-info", .missing, "\(mime.path) has no MIME database; the built-in table is used alone (install shared-mime-info)")
         }
-        add("Uniform types", "built-in types", .ok, "\(UTTypeGraph.system.declarationCount) declarations")
+        add("Uniform types", "built-in types", .ok, "\(UTTypeGraph.system.declarations.count) declarations")
         add("Runtime", "appexd", .unavailable, "the request runtime (appexd, NSExtensionMain) is not built yet, so extensions can't be launched")
         add("Sandbox", "layers", .unavailable, "no sandbox layer is applied yet: Landlock, seccomp, namespaces and cgroups arrive with the sandbox work")
         return checks

@@ -1,3 +1,4 @@
+import AppexRegistry
 import ArgumentParser
 
 struct EnableCommand: ParsableCommand {

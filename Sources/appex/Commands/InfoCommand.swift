@@ -1,3 +1,4 @@
+import Foundation
 import AppexCore
 import AppexRegistry
 import ArgumentParser

@@ -1,3 +1,4 @@
+import AppexRegistry
 import AppexCore
 import ArgumentParser
 

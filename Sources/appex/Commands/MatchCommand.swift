@@ -81,13 +81,16 @@ enum RuleFile {
         let text = String(decoding: data, as: UTF8.self)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") || data.starts(with: Data("bplist".utf8)) || trimmed.hasPrefix("{") {
+            let value: PropertyListValue
             do {
-                let value = try PropertyListValue(decoding: data)
-                if value.dictionaryValue != nil || value.stringValue != nil { return value }
-                throw PropertyListError(.malformed, "holds a \(value.kindName), not a rule")
+                value = try PropertyListValue(decoding: data)
             } catch {
-                throw CommandFailure(status: CommandFailure.trouble, "error: the rule file \(path) \(error.reason)")
+                throw CommandFailure(status: CommandFailure.trouble, "error: the rule file \(path): \(error)")
             }
+            guard value.dictionaryValue != nil || value.stringValue != nil else {
+                throw CommandFailure(status: CommandFailure.trouble, "error: the rule file \(path) holds a \(value.kindName), not a rule")
+            }
+            return value
         }
         return .string(text)
     }

@@ -63,9 +63,9 @@ struct TypesInfoCommand: ParsableCommand {
         let graph = InstalledTypes.graph
         let type: UTType?
         if query.hasPrefix(".") {
-            type = UTType(tag: String(query.dropFirst()), tagClass: .filenameExtension, conformingTo: nil, graph: graph)
+            type = graph.type(forTag: String(query.dropFirst()), tagClass: .filenameExtension, conformingTo: nil)
         } else if query.contains("/") {
-            type = UTType(tag: query, tagClass: .mimeType, conformingTo: nil, graph: graph)
+            type = graph.type(forTag: query, tagClass: .mimeType, conformingTo: nil)
         } else {
             type = UTType(query, graph: graph)
         }

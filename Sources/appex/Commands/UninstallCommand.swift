@@ -1,3 +1,4 @@
+import AppexRegistry
 import ArgumentParser
 
 struct UninstallCommand: ParsableCommand {
@@ -12,13 +13,17 @@ struct UninstallCommand: ParsableCommand {
     @Flag(help: "Print what was removed as JSON.")
     var json = false
 
+    struct Removed: Encodable {
+        var app: String
+        var extensions: [String]
+        var removedGroups: [String]
+    }
+
     func run() throws {
         let registry = try RegistryAccess.open()
         let report = try RegistryAccess.run { () throws(RegistryError) in try registry.uninstall(identifier) }
         if json {
-            return try Output.json([
-                "app": [report.appIdentifier], "extensions": report.extensionIdentifiers, "removedGroups": report.removedGroups,
-            ])
+            return try Output.json(Removed(app: report.appIdentifier, extensions: report.extensionIdentifiers, removedGroups: report.removedGroups))
         }
         print("Uninstalled \(report.appIdentifier) and \(report.extensionIdentifiers.count) extension\(report.extensionIdentifiers.count == 1 ? "" : "s").")
         for group in report.removedGroups {

@@ -1,0 +1,151 @@
+import AppexBundles
+import AppexCore
+import AppexRegistry
+import AppexSamples
+import Foundation
+
+/// The demo's steps: each prints what the libraries compute, with how long it took.
+struct Demo {
+    let root: URL
+    let registry: Registry
+    let clock = ContinuousClock()
+
+    init(root: URL) throws {
+        self.root = root
+        do {
+            registry = try Registry(home: AppexHome(root: root.appendingPathComponent("home")))
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    func run() throws {
+        print("Appex demo, in a private home: \(registry.home.dataDirectory.path)")
+        let apps = try assemble()
+        try install(apps)
+        try list()
+        try query()
+        try userChoices()
+        try validateBrokenBundle()
+        try uninstall()
+    }
+
+    private func heading(_ text: String) {
+        print("\n== \(text)")
+    }
+
+    private func timed<T>(_ body: () throws -> T) rethrows -> (T, String) {
+        var result: T?
+        let elapsed = try clock.measure { result = try body() }
+        let microseconds = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+        let text = microseconds >= 1000 ? String(format: "%.1f ms", microseconds / 1000) : String(format: "%.0f µs", microseconds)
+        return (result!, text)
+    }
+
+    private func assemble() throws -> [URL] {
+        heading("Assemble the sample apps from their templates and built products (appex bundle)")
+        let (apps, time) = try timed { () throws -> [URL] in
+            do {
+                return try SampleApps.assemble(into: root.appendingPathComponent("build"))
+            } catch {
+                throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
+            }
+        }
+        for app in apps {
+            let inspection = BundleValidator(types: .system).validate(appAt: app)
+            let plugIns = inspection.bundle?.extensions.map { $0.url.lastPathComponent } ?? []
+            print("  \(app.lastPathComponent): \(plugIns.joined(separator: ", ")) — \(inspection.isValid ? "valid" : "NOT valid")")
+            Output.diagnostics(inspection.diagnostics)
+        }
+        print("  (\(time))")
+        return apps
+    }
+
+    private func install(_ apps: [URL]) throws {
+        heading("Install them (appex install)")
+        for url in apps {
+            let (app, time) = try timed { try RegistryAccess.run { () throws(RegistryError) in try registry.install(appAt: url) } }
+            print("  \(app.displayName) (\(app.identifier)) \(app.shortVersion ?? "") with \(app.extensions.count) extensions  [\(time)]")
+        }
+    }
+
+    private func list() throws {
+        heading("List the installed extensions (appex list -v)")
+        for plugIn in try RegistryAccess.run({ () throws(RegistryError) in try registry.extensions() }) {
+            let point = ExtensionPoint.catalog[plugIn.pointIdentifier]?.name ?? plugIn.pointIdentifier
+            let rule = plugIn.manifest.activationRule.map { RuleText.describe($0) } ?? "(no rule)"
+            print("  \(plugIn.isEnabled ? "+" : "-") \(plugIn.identifier.padding(toLength: 28, withPad: " ", startingAt: 0)) \(plugIn.displayName.padding(toLength: 18, withPad: " ", startingAt: 0)) \(point)")
+            print("      rule: \(rule.count > 110 ? String(rule.prefix(107)) + "…" : rule)")
+        }
+    }
+
+    /// Item sets a host might hold, with what each is.
+    static let itemSets: [(String, ActivationItems)] = [
+        ("some text", ActivationItems([.init(attributedContentText: "Buy oat milk")])),
+        ("a web URL", ActivationItems([.init(attachments: [.init(registeredTypeIdentifiers: ["public.url"])])])),
+        ("3 JPEG photos", ActivationItems([.init(attachments: Array(repeating: .init(registeredTypeIdentifiers: ["public.jpeg"]), count: 3))])),
+        ("12 PNG images", ActivationItems([.init(attachments: Array(repeating: .init(registeredTypeIdentifiers: ["public.png"]), count: 12))])),
+        ("a movie and a photo", ActivationItems([.init(attachments: [
+            .init(registeredTypeIdentifiers: ["com.apple.quicktime-movie"]), .init(registeredTypeIdentifiers: ["public.jpeg"]),
+        ])])),
+        ("a note file", ActivationItems([.init(attachments: [.init(registeredTypeIdentifiers: ["com.example.notes.note"])])])),
+        ("a PDF", ActivationItems([.init(attachments: [.init(registeredTypeIdentifiers: ["com.adobe.pdf"])])])),
+    ]
+
+    private func query() throws {
+        heading("Ask which extensions a host may offer for some items (appex query)")
+        try printQueries()
+    }
+
+    private func printQueries(only: [String]? = nil) throws {
+        for (name, items) in Self.itemSets where only?.contains(name) ?? true {
+            var columns: [String] = []
+            var times: [String] = []
+            for point in [ExtensionPoint.share, ExtensionPoint.action] {
+                let (matches, time) = try timed { try RegistryAccess.run { () throws(RegistryError) in try registry.query(point: point.id, items: items) } }
+                columns.append("\(point.name): \(matches.isEmpty ? "—" : matches.map(\.displayName).joined(separator: ", "))")
+                times.append(time)
+            }
+            print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(columns.map { $0.padding(toLength: 40, withPad: " ", startingAt: 0) }.joined())[\(times.joined(separator: ", "))]")
+        }
+    }
+
+    private func userChoices() throws {
+        heading("The user disables \"Add to Notes\" and puts \"Add to Album\" first (appex disable, appex order)")
+        try RegistryAccess.run { () throws(RegistryError) in
+            try registry.setEnabled(false, extension: "com.example.notes.share")
+            try registry.setOrder(["com.example.photos.share", "com.example.notes.share"], point: ExtensionPoint.share.id)
+        }
+        try printQueries(only: ["some text", "a web URL", "3 JPEG photos"])
+        let order = try RegistryAccess.run { () throws(RegistryError) in try registry.extensions(point: ExtensionPoint.share.id) }
+        print("  Share extensions in the user's order: \(order.map { "\($0.isEnabled ? "+" : "-")\($0.identifier)" }.joined(separator: ", "))")
+    }
+
+    private func validateBrokenBundle() throws {
+        heading("Validate a broken bundle: every problem at once, with file, key path and hint (appex validate)")
+        let folder = root.appendingPathComponent("broken")
+        let app = folder.appendingPathComponent("Broken.app")
+        let share = app.appendingPathComponent("PlugIns/BrokenShare.appex")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        let appInfo: PropertyListValue = ["CFBundleIdentifier": "com.example.broken", "CFBundleExecutable": "broken", "CFBundleVersion": "1"]
+        let shareInfo: PropertyListValue = [
+            "CFBundleIdentifier": "com.example.other.share", "CFBundleExecutable": "BrokenShare",
+            "NSExtension": [
+                "NSExtensionPointIdentifier": "com.apple.share-services", "NSExtensionPrincipalClass": "BrokenShare.Handler",
+                "NSExtensionAttributes": ["NSExtensionActivationRule": "SUBQUERY(extensionItems, $item,\n  $item.attachments.@count >> 0).@count == 1"],
+            ],
+        ]
+        try appInfo.xmlData().write(to: app.appendingPathComponent("Info.plist"))
+        try shareInfo.xmlData().write(to: share.appendingPathComponent("Info.plist"))
+        let inspection = BundleValidator(types: .system).validate(appAt: app)
+        for diagnostic in inspection.diagnostics { print("  \(diagnostic)") }
+    }
+
+    private func uninstall() throws {
+        heading("Uninstall Notes: its bundle, its containers, and the app group no other app uses (appex uninstall)")
+        let (report, time) = try timed { try RegistryAccess.run { () throws(RegistryError) in try registry.uninstall("com.example.notes") } }
+        print("  removed \(report.appIdentifier) and \(report.extensionIdentifiers.joined(separator: ", ")); group containers removed: \(report.removedGroups.isEmpty ? "none" : report.removedGroups.joined(separator: ", "))  [\(time)]")
+        let left = try RegistryAccess.run { () throws(RegistryError) in try registry.apps() }
+        print("  still installed: \(left.map(\.identifier).joined(separator: ", "))")
+    }
+}

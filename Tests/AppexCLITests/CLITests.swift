@@ -1,0 +1,192 @@
+import AppexCore
+import AppexSamples
+import AppexTesting
+import Foundation
+import Testing
+
+/// The `appex` command, run as a real process against a private home.
+@Suite final class CLITests {
+    let test: TestHome
+    let appex: CommandRunner
+
+    init() throws {
+        test = try TestHome()
+        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+    }
+
+    func write(_ text: String, to name: String) throws -> String {
+        try FileManager.default.createDirectory(at: test.scratch, withIntermediateDirectories: true)
+        let url = test.scratch.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    func samples() throws -> [String] {
+        try SampleApps.assemble(into: test.scratch.appendingPathComponent("build")).map(\.path)
+    }
+
+    func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    @Test func validateExitsZeroForAValidAppOneForAnInvalidOneTwoForAMissingPath() throws {
+        let notes = try samples()[0]
+        #expect(try appex.run(["validate", notes]).status == 0)
+        var broken = BundleBuilder.app("com.example.broken", in: test.scratch)
+        broken.addExtension("Share", identifier: "com.example.broken.share", point: "com.apple.share-services",
+                            attributes: ["NSExtensionActivationRule": "SUBQUERY(extensionItems, $x,\n $x.attachments.@count > ).@count == 1"])
+        let result = try appex.run(["validate", try broken.write().path])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("error: Tool.app/PlugIns/Share.appex/Info.plist: NSExtension.NSExtensionAttributes.NSExtensionActivationRule: line 2, column"))
+        let missing = try appex.run(["validate", test.scratch.appendingPathComponent("Nope.app").path])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("does not exist"))
+    }
+
+    @Test func validateJSONListsEveryDiagnostic() throws {
+        var broken = BundleBuilder.app("com.example.broken", in: test.scratch)
+        broken.includeExecutables = false
+        let result = try appex.run(["validate", "--json", try broken.write().path])
+        #expect(result.status == 1)
+        let report = try #require(try json(result.standardOutput) as? [String: Any])
+        #expect(report["valid"] as? Bool == false)
+        let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["code"] as? String } == ["app-without-executable"])
+    }
+
+    @Test func validateDistributionRejectsTruePredicate() throws {
+        var app = BundleBuilder.app("com.example.tool", in: test.scratch)
+        app.addExtension("Share", identifier: "com.example.tool.share", point: "com.apple.share-services",
+                         attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"])
+        let path = try app.write().path
+        #expect(try appex.run(["validate", path]).status == 0)
+        let distribution = try appex.run(["validate", "--distribution", path])
+        #expect(distribution.status == 1)
+        #expect(distribution.standardOutput.contains("TRUEPREDICATE"))
+    }
+
+    @Test func matchPrintsMatchOrNoMatchWithExitStatus() throws {
+        let items = try write(#"[{"attachments": [{"registeredTypeIdentifiers": ["public.jpeg"]}]}]"#, to: "items.json")
+        let rule = "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.image\").@count >= 1).@count >= 1"
+        let yes = try appex.run(["match", "--rule-string", rule, "--items", items])
+        #expect(yes.status == 0)
+        #expect(yes.standardOutput == "match\n")
+        let no = try appex.run(["match", "--rule-string", rule.replacingOccurrences(of: "public.image", with: "public.movie"), "--items", items])
+        #expect(no.status == 1)
+        #expect(no.standardOutput == "no match\n")
+    }
+
+    @Test func matchGivesLineAndColumnForABrokenRule() throws {
+        let items = try write("[]", to: "items.json")
+        let result = try appex.run(["match", "--rule-string", "TRUEPREDICATE AND\n  (FALSEPREDICATE OR", "--items", items])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("line 2, column"))
+    }
+
+    @Test func matchReadsDictionaryRulesFromJSONAndPlistFilesAndBundles() throws {
+        let items = try write(#"[{"attachments": [{"registeredTypeIdentifiers": ["public.png"]}, {"registeredTypeIdentifiers": ["public.png"]}]}]"#, to: "items.json")
+        let json = try write(#"{"NSExtensionActivationSupportsImageWithMaxCount": 2}"#, to: "rule.json")
+        #expect(try appex.run(["match", "--rule", json, "--items", items]).status == 0)
+        let plist = try write("{ NSExtensionActivationSupportsImageWithMaxCount = 1; }", to: "rule.plist")
+        #expect(try appex.run(["match", "--rule", plist, "--items", items]).status == 1)
+        let predicate = try write("TRUEPREDICATE\n", to: "rule.txt")
+        #expect(try appex.run(["match", "--rule", predicate, "--items", items]).status == 0)
+        let photos = try samples()[1]
+        #expect(try appex.run(["match", "--bundle", photos + "/PlugIns/PhotosShare.appex", "--items", items]).status == 0)
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let result = try appex.run(["match", "--items", "x.json"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("exactly one of"))
+        #expect(try appex.run(["no-such-command"]).status == 2)
+    }
+
+    @Test func installListInfoEnableDisableQueryUninstall() throws {
+        for app in try samples() {
+            #expect(try appex.run(["install", app]).status == 0)
+        }
+        let list = try appex.run(["list"])
+        #expect(list.standardOutput.split(separator: "\n").map(String.init) == [
+            "+    com.example.notes.share(1.0)", "+    com.example.notes.uppercase(1.0)",
+            "+    com.example.photos.share(1.0)", "+    com.example.photos.widget(1.0)",
+        ])
+        #expect(try appex.run(["disable", "com.example.notes.uppercase"]).status == 0)
+        #expect(try appex.run(["list", "-p", "action"]).standardOutput == "-    com.example.notes.uppercase(1.0)\n")
+        let info = try #require(try json(try appex.run(["info", "--json", "com.example.notes.share"]).standardOutput) as? [String: Any])
+        #expect(info["point"] as? String == "com.apple.share-services")
+        #expect(info["enabled"] as? Bool == true)
+        let images = try write(#"[{"attachments": [{"registeredTypeIdentifiers": ["public.jpeg"]}]}]"#, to: "images.json")
+        let query = try appex.run(["query", "-p", "share", "--items", images])
+        #expect(query.status == 0)
+        #expect(query.standardOutput == "com.example.photos.share\tAdd to Album\n")
+        let text = try write(#"[{"attributedContentText": "hello"}]"#, to: "text.json")
+        #expect(try appex.run(["query", "-p", "action", "--items", text]).status == 1)
+        #expect(try appex.run(["enable", "com.example.notes.uppercase"]).status == 0)
+        #expect(try appex.run(["query", "-p", "action", "--items", text]).standardOutput.hasPrefix("com.example.notes.uppercase"))
+        let uninstall = try appex.run(["uninstall", "--json", "com.example.photos"])
+        #expect(uninstall.status == 0)
+        #expect(try appex.run(["list", "-p", "com.apple.widget-extension"]).standardOutput == "")
+        let again = try appex.run(["uninstall", "com.example.photos"])
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("no app com.example.photos is installed"))
+    }
+
+    @Test func installOfAnInvalidBundlePrintsEveryDiagnostic() throws {
+        var broken = BundleBuilder.app("com.example.broken", in: test.scratch)
+        broken.addExtension("Share", identifier: "com.example.broken.share", point: "com.apple.share-services")
+        broken.addExtension("Other", identifier: "com.elsewhere.other", point: "com.apple.widget-extension")
+        let result = try appex.run(["install", try broken.write().path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("missing-activation-rule") || result.standardError.contains("NSExtensionActivationRule"))
+        #expect(result.standardError.contains("com.elsewhere.other"))
+        #expect(try appex.run(["list"]).standardOutput == "")
+    }
+
+    @Test func typesConformsAndInfo() throws {
+        #expect(try appex.run(["types", "conforms", "public.jpeg", "public.image"]).status == 0)
+        #expect(try appex.run(["types", "conforms", "public.image", "public.jpeg"]).status == 1)
+        let info = try appex.run(["types", "info", ".jpg"])
+        #expect(info.status == 0)
+        #expect(info.standardOutput.hasPrefix("public.jpeg"))
+        let mime = try #require(try json(try appex.run(["types", "info", "--json", "image/png"]).standardOutput) as? [String: Any])
+        #expect(mime["identifier"] as? String == "public.png")
+        #expect((mime["supertypes"] as? [String])?.contains("public.image") == true)
+    }
+
+    @Test func bundleAssemblesATemplateAndValidatesIt() throws {
+        let output = test.scratch.appendingPathComponent("assembled")
+        let result = try appex.run([
+            "bundle", SampleApps.templates[0].path, "--products", SampleApps.products.path,
+            "--set", "MARKETING_VERSION=2.0", "--set", "CURRENT_PROJECT_VERSION=7", "--output", output.path,
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try appex.run(["install", output.appendingPathComponent("Notes.app").path]).standardOutput.contains("2.0"))
+        let unexpanded = try appex.run(["bundle", SampleApps.templates[0].path, "--products", SampleApps.products.path, "--output", output.path])
+        #expect(unexpanded.status == 1)
+        #expect(unexpanded.standardOutput.contains("$(MARKETING_VERSION)"))
+        let noProducts = try appex.run(["bundle", SampleApps.templates[0].path, "--products", test.scratch.path, "--output", output.path])
+        #expect(noProducts.status == 2)
+        #expect(noProducts.standardError.contains("swift build --product"))
+    }
+
+    @Test func demoRunsAndLeavesNothingBehind() throws {
+        let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
+        func demoFolders() -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("appex-demo-") })
+        }
+        let before = demoFolders()
+        let result = try appex.run(["demo"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Add to Album"))
+        #expect(result.standardOutput.contains("line 2, column"))
+        #expect(demoFolders() == before)
+    }
+
+    @Test func doctorReportsTheInstallation() throws {
+        let result = try appex.run(["doctor"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains(test.home.dataDirectory.path))
+        #expect(result.standardOutput.contains("registry"))
+    }
+}
