@@ -11,6 +11,18 @@ struct PredicateParser {
     /// The SUBQUERY variables in scope, innermost last.
     var scopes: [(name: String, slot: Int)] = []
     var slotCount = 0
+    /// For each `(` token, the index of its matching `)`, found in one pass up front.
+    var matchingParenthesis: [Int: Int] = [:]
+
+    init(tokens: [PredicateToken], bytes: [UInt8]) {
+        self.tokens = tokens
+        self.bytes = bytes
+        var open: [Int] = []
+        for (index, token) in tokens.enumerated() {
+            if token.isSymbol("(") { open.append(index) }
+            if token.isSymbol(")"), let start = open.popLast() { matchingParenthesis[start] = index }
+        }
+    }
 
     /// Parses a whole rule.
     static func parse(_ text: String) throws(ActivationRuleError) -> (root: PredicateNode, slotCount: Int) {
@@ -127,18 +139,7 @@ struct PredicateParser {
     /// Whether the `(` at the current position opens a predicate rather than an expression:
     /// it does unless the token after its matching `)` continues an expression or a comparison.
     func parenthesizesPredicate() -> Bool {
-        var level = 0
-        var index = position
-        while index < tokens.count {
-            let token = tokens[index]
-            if token.isSymbol("(") { level += 1 }
-            if token.isSymbol(")") {
-                level -= 1
-                if level == 0 { break }
-            }
-            if token.kind == .end { return true }
-            index += 1
-        }
+        guard let index = matchingParenthesis[position] else { return true }
         let after = tokens[min(index + 1, tokens.count - 1)]
         if comparisonOperator(after) != nil { return false }
         if case .symbol(let symbol) = after.kind, ["+", "-", "*", "/", "**", ".", "["].contains(symbol) { return false }
