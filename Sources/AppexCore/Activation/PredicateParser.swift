@@ -13,6 +13,8 @@ struct PredicateParser {
     var slotCount = 0
     /// For each `(` token, the index of its matching `)`, found in one pass up front.
     var matchingParenthesis: [Int: Int] = [:]
+    /// Byte offsets of `AND`s that sit unparenthesized beside an `OR`, where precedence may surprise.
+    var mixedPrecedence: [Int] = []
 
     init(tokens: [PredicateToken], bytes: [UInt8]) {
         self.tokens = tokens
@@ -25,7 +27,7 @@ struct PredicateParser {
     }
 
     /// Parses a whole rule.
-    static func parse(_ text: String) throws(ActivationRuleError) -> (root: PredicateNode, slotCount: Int) {
+    static func parse(_ text: String) throws(ActivationRuleError) -> (root: PredicateNode, slotCount: Int, mixedPrecedence: [Int]) {
         let bytes = Array(text.utf8)
         guard bytes.count <= ActivationRuleLimits.maximumLength else {
             throw ActivationRuleError(
@@ -46,7 +48,7 @@ struct PredicateParser {
                 expected: "AND, OR or the end of the rule",
                 hint: parser.current.isSymbol(")") ? "this ')' has no matching '('" : nil)
         }
-        return (root, parser.slotCount)
+        return (root, parser.slotCount, parser.mixedPrecedence)
     }
 
     var current: PredicateToken { tokens[position] }
@@ -86,21 +88,29 @@ struct PredicateParser {
     // MARK: Predicates
 
     mutating func parseOr() throws(ActivationRuleError) -> PredicateNode {
-        var terms = [try parseAnd()]
+        var (first, andOffset) = try parseAnd()
+        var terms = [first]
         while current.isKeyword("OR") || current.isSymbol("||") {
             advance()
-            terms.append(try parseAnd())
+            let (term, offset) = try parseAnd()
+            terms.append(term)
+            andOffset = andOffset ?? offset
         }
-        return terms.count == 1 ? terms[0] : .or(terms)
+        if terms.count > 1, let andOffset { mixedPrecedence.append(andOffset) }
+        first = terms.count == 1 ? terms[0] : .or(terms)
+        return first
     }
 
-    mutating func parseAnd() throws(ActivationRuleError) -> PredicateNode {
+    /// Parses an `AND` chain; also returns the offset of its first `AND`, if it has one.
+    mutating func parseAnd() throws(ActivationRuleError) -> (PredicateNode, Int?) {
         var terms = [try parseNot()]
+        var firstAnd: Int? = nil
         while current.isKeyword("AND") || current.isSymbol("&&") {
+            firstAnd = firstAnd ?? current.start
             advance()
             terms.append(try parseNot())
         }
-        return terms.count == 1 ? terms[0] : .and(terms)
+        return (terms.count == 1 ? terms[0] : .and(terms), firstAnd)
     }
 
     mutating func parseNot() throws(ActivationRuleError) -> PredicateNode {
