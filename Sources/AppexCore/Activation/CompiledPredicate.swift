@@ -9,6 +9,8 @@ public struct CompiledPredicate: Sendable {
     public let format: String
     let root: PredicateNode
     let slotCount: Int
+    /// Byte offsets of `AND`s mixed with `OR` without parentheses, for lint.
+    let mixedPrecedence: [Int]
 
     /// Parses a format string.
     ///
@@ -18,6 +20,7 @@ public struct CompiledPredicate: Sendable {
         self.format = format
         self.root = parsed.root
         self.slotCount = parsed.slotCount
+        self.mixedPrecedence = parsed.mixedPrecedence
     }
 
     /// Whether the items in `context` satisfy the predicate.

@@ -53,7 +53,7 @@ struct PredicateLexer {
         let start = index
         guard let byte = peek() else { return PredicateToken(kind: .end, start: start, end: start) }
 
-        if Self.isWordStart(byte) { return lexWord(start: start) }
+        if Self.isWordStart(byte) { return try lexWord(start: start) }
         if Self.isDigit(byte) { return try lexNumber(start: start) }
 
         switch byte {
@@ -112,8 +112,13 @@ struct PredicateLexer {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    private mutating func lexWord(start: Int) -> PredicateToken {
+    private mutating func lexWord(start: Int) throws(ActivationRuleError) -> PredicateToken {
         var word = readWord()
+        if word.unicodeScalars.contains("\u{FFFD}") {
+            throw error(
+                at: start, "the rule holds U+FFFD, the replacement character left where invalid UTF-8 was decoded",
+                found: "'\u{FFFD}'", hint: "save the Info.plist as UTF-8 and retype the characters around here")
+        }
         // UTI-CONFORMS-TO and UTI-EQUALS are words with hyphens in them.
         if word.uppercased() == "UTI", peek() == 0x2D {
             for suffix in ["-CONFORMS-TO", "-EQUALS"] where matchesCaseInsensitive(suffix) {

@@ -11,9 +11,23 @@ struct PredicateParser {
     /// The SUBQUERY variables in scope, innermost last.
     var scopes: [(name: String, slot: Int)] = []
     var slotCount = 0
+    /// For each `(` token, the index of its matching `)`, found in one pass up front.
+    var matchingParenthesis: [Int: Int] = [:]
+    /// Byte offsets of `AND`s that sit unparenthesized beside an `OR`, where precedence may surprise.
+    var mixedPrecedence: [Int] = []
+
+    init(tokens: [PredicateToken], bytes: [UInt8]) {
+        self.tokens = tokens
+        self.bytes = bytes
+        var open: [Int] = []
+        for (index, token) in tokens.enumerated() {
+            if token.isSymbol("(") { open.append(index) }
+            if token.isSymbol(")"), let start = open.popLast() { matchingParenthesis[start] = index }
+        }
+    }
 
     /// Parses a whole rule.
-    static func parse(_ text: String) throws(ActivationRuleError) -> (root: PredicateNode, slotCount: Int) {
+    static func parse(_ text: String) throws(ActivationRuleError) -> (root: PredicateNode, slotCount: Int, mixedPrecedence: [Int]) {
         let bytes = Array(text.utf8)
         guard bytes.count <= ActivationRuleLimits.maximumLength else {
             throw ActivationRuleError(
@@ -34,7 +48,7 @@ struct PredicateParser {
                 expected: "AND, OR or the end of the rule",
                 hint: parser.current.isSymbol(")") ? "this ')' has no matching '('" : nil)
         }
-        return (root, parser.slotCount)
+        return (root, parser.slotCount, parser.mixedPrecedence)
     }
 
     var current: PredicateToken { tokens[position] }
@@ -74,21 +88,29 @@ struct PredicateParser {
     // MARK: Predicates
 
     mutating func parseOr() throws(ActivationRuleError) -> PredicateNode {
-        var terms = [try parseAnd()]
+        var (first, andOffset) = try parseAnd()
+        var terms = [first]
         while current.isKeyword("OR") || current.isSymbol("||") {
             advance()
-            terms.append(try parseAnd())
+            let (term, offset) = try parseAnd()
+            terms.append(term)
+            andOffset = andOffset ?? offset
         }
-        return terms.count == 1 ? terms[0] : .or(terms)
+        if terms.count > 1, let andOffset { mixedPrecedence.append(andOffset) }
+        first = terms.count == 1 ? terms[0] : .or(terms)
+        return first
     }
 
-    mutating func parseAnd() throws(ActivationRuleError) -> PredicateNode {
+    /// Parses an `AND` chain; also returns the offset of its first `AND`, if it has one.
+    mutating func parseAnd() throws(ActivationRuleError) -> (PredicateNode, Int?) {
         var terms = [try parseNot()]
+        var firstAnd: Int? = nil
         while current.isKeyword("AND") || current.isSymbol("&&") {
+            firstAnd = firstAnd ?? current.start
             advance()
             terms.append(try parseNot())
         }
-        return terms.count == 1 ? terms[0] : .and(terms)
+        return (terms.count == 1 ? terms[0] : .and(terms), firstAnd)
     }
 
     mutating func parseNot() throws(ActivationRuleError) -> PredicateNode {
@@ -127,18 +149,7 @@ struct PredicateParser {
     /// Whether the `(` at the current position opens a predicate rather than an expression:
     /// it does unless the token after its matching `)` continues an expression or a comparison.
     func parenthesizesPredicate() -> Bool {
-        var level = 0
-        var index = position
-        while index < tokens.count {
-            let token = tokens[index]
-            if token.isSymbol("(") { level += 1 }
-            if token.isSymbol(")") {
-                level -= 1
-                if level == 0 { break }
-            }
-            if token.kind == .end { return true }
-            index += 1
-        }
+        guard let index = matchingParenthesis[position] else { return true }
         let after = tokens[min(index + 1, tokens.count - 1)]
         if comparisonOperator(after) != nil { return false }
         if case .symbol(let symbol) = after.kind, ["+", "-", "*", "/", "**", ".", "["].contains(symbol) { return false }

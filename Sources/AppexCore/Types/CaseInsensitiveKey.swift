@@ -14,21 +14,32 @@ struct CaseInsensitiveKey: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        var word: UInt64 = 0
-        var filled = 0
-        var count = 0
-        for byte in string.utf8 {
-            word = word << 8 | UInt64(Self.lowercase(byte))
-            filled += 1
-            count += 1
-            if filled == 8 {
-                hasher.combine(word)
-                word = 0
-                filled = 0
+        var copy = string
+        copy.withUTF8 { bytes in
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                hasher.combine(Self.lowercaseWord(UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self)))
+                offset += 8
             }
+            var tail: UInt64 = 0
+            while offset < bytes.count {
+                tail = tail << 8 | UInt64(Self.lowercase(bytes[offset]))
+                offset += 1
+            }
+            hasher.combine(tail)
+            hasher.combine(bytes.count)
         }
-        hasher.combine(word)
-        hasher.combine(count)
+    }
+
+    /// Lowercases the ASCII letters among eight bytes at once.
+    @inline(__always)
+    static func lowercaseWord(_ word: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low7 = word & ~high
+        let atLeastA = low7 &+ 0x3F3F_3F3F_3F3F_3F3F  // high bit set where byte >= 'A'
+        let aboveZ = low7 &+ 0x2525_2525_2525_2525  // high bit set where byte > 'Z'
+        let isUpper = atLeastA & ~aboveZ & ~word & high
+        return word | (isUpper >> 2)
     }
 
     @inline(__always)
@@ -40,10 +51,26 @@ struct CaseInsensitiveKey: Hashable, Sendable {
 /// Whether two strings are equal when ASCII letters are compared without regard to case.
 @inline(__always)
 func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
-    let left = lhs.utf8
-    let right = rhs.utf8
-    guard left.count == right.count else { return false }
-    return left.elementsEqual(right) { CaseInsensitiveKey.lowercase($0) == CaseInsensitiveKey.lowercase($1) }
+    if lhs == rhs { return true }
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
+    var left = lhs
+    var right = rhs
+    return left.withUTF8 { leftBytes in
+        right.withUTF8 { rightBytes in
+            var offset = 0
+            while offset + 8 <= leftBytes.count {
+                let a = UnsafeRawPointer(leftBytes.baseAddress! + offset).loadUnaligned(as: UInt64.self)
+                let b = UnsafeRawPointer(rightBytes.baseAddress! + offset).loadUnaligned(as: UInt64.self)
+                if a != b, CaseInsensitiveKey.lowercaseWord(a) != CaseInsensitiveKey.lowercaseWord(b) { return false }
+                offset += 8
+            }
+            while offset < leftBytes.count {
+                if CaseInsensitiveKey.lowercase(leftBytes[offset]) != CaseInsensitiveKey.lowercase(rightBytes[offset]) { return false }
+                offset += 1
+            }
+            return true
+        }
+    }
 }
 
 /// Whether `string` begins with `prefix`, ignoring ASCII case. `prefix` must be lowercase.

@@ -29,28 +29,56 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     public let identifier: String
     /// The graph this type was resolved against.
     public let graph: UTTypeGraph
-    let resolution: Resolution
+    /// The graph node, or -1. An integer rather than an enum payload, so the hot path of
+    /// ``conforms(to:)`` reads two integers and a copy of a type costs three retains.
+    let node: Int32
+    /// What is known about a type that is not a graph node.
+    let synthesized: Synthesized?
+
+    /// The parents and tags of a type that is not a graph node, boxed to keep `UTType` small.
+    final class Synthesized: Sendable {
+        let conformsTo: [String]
+        let parents: [Int32]
+        let tags: [DynamicType.Tag]
+
+        init(conformsTo: [String], parents: [Int32], tags: [DynamicType.Tag]) {
+            self.conformsTo = conformsTo
+            self.parents = parents
+            self.tags = tags
+        }
+    }
+
+    var resolution: Resolution {
+        if node >= 0 { return .node(node) }
+        guard let synthesized else { return .unknown }
+        return .synthesized(conformsTo: synthesized.conformsTo, parents: synthesized.parents, tags: synthesized.tags)
+    }
 
     /// Resolves any identifier; the caller has checked its syntax.
     init(resolving identifier: String, in graph: UTTypeGraph) {
         self.identifier = identifier
         self.graph = graph
         if let node = graph.nodeIndex(of: identifier) {
-            self.resolution = .node(node)
-        } else if let dynamic = DynamicType(identifier: identifier) {
-            self.resolution = .synthesized(
+            self.node = node
+            self.synthesized = nil
+            return
+        }
+        self.node = -1
+        if let dynamic = DynamicType(identifier: identifier) {
+            self.synthesized = Synthesized(
                 conformsTo: dynamic.conformsTo,
                 parents: dynamic.conformsTo.compactMap { graph.nodeIndex(of: $0) },
                 tags: dynamic.tags)
         } else {
-            self.resolution = .unknown
+            self.synthesized = nil
         }
     }
 
     init(synthesized identifier: String, conformsTo: [String], tags: [DynamicType.Tag], in graph: UTTypeGraph) {
         self.identifier = identifier
         self.graph = graph
-        self.resolution = .synthesized(conformsTo: conformsTo, parents: conformsTo.compactMap { graph.nodeIndex(of: $0) }, tags: tags)
+        self.synthesized = Synthesized(conformsTo: conformsTo, parents: conformsTo.compactMap { graph.nodeIndex(of: $0) }, tags: tags)
+        self.node = -1
     }
 
     /// The type with `identifier`, declared or not; `nil` only if `identifier` is not a
@@ -199,7 +227,8 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     init(node: Int32, in graph: UTTypeGraph) {
         self.identifier = graph.nodes[Int(node)].declaration.identifier
         self.graph = graph
-        self.resolution = .node(node)
+        self.node = node
+        self.synthesized = nil
     }
 
     // MARK: Conformance
@@ -208,6 +237,9 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     ///
     /// Fast: for two types of the same graph this is an integer set lookup.
     public func conforms(to type: UTType) -> Bool {
+        if node >= 0, type.node >= 0, graph === type.graph {
+            return graph.conforms(node: node, to: type.node)
+        }
         let target: Int32?
         if graph === type.graph, case .node(let node) = type.resolution {
             target = node

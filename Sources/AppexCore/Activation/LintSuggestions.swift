@@ -1,0 +1,82 @@
+/// Did-you-mean suggestions for lint: the closest spelling among candidates.
+enum LintSuggestions {
+    /// The candidate closest to `word`, if one is close enough to be a likely misspelling,
+    /// or one that `word` is a prefix of (`…SupportsWebURL` for `…SupportsWebURLWithMaxCount`).
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let lowered = word.lowercased()
+        // A clear winner on the longest shared prefix: `…SupportsFileURLs` is about files.
+        let prefixes = candidates.map { (candidate: $0, length: commonPrefixLength(lowered, $0.lowercased())) }
+            .sorted { $0.length > $1.length }
+        if prefixes.count >= 2, prefixes[0].length >= prefixes[1].length + 3 { return prefixes[0].candidate }
+        var best: (candidate: String, distance: Int)? = nil
+        for candidate in candidates {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+        }
+        if let best, best.distance <= max(2, word.count / 8) { return best.candidate }
+        if let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(lowered) && lowered.count >= 12 }) { return prefixed }
+        if let best, best.distance <= max(2, word.count / 5) { return best.candidate }
+        return nil
+    }
+
+    static func commonPrefixLength(_ a: String, _ b: String) -> Int {
+        zip(a.utf8, b.utf8).prefix { $0 == $1 }.count
+    }
+
+    /// Levenshtein distance over UTF-8 bytes, with transpositions counted as one edit.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previousPrevious[j - 2] + 1)
+                }
+            }
+            (previousPrevious, previous, current) = (previous, current, previousPrevious)
+        }
+        return previous[b.count]
+    }
+
+    /// A declared type one edit away from `identifier` (a letter missing, extra, wrong or
+    /// swapped), found by trying each edit against the graph.
+    static func closestType(to identifier: String, in types: UTTypeGraph) -> String? {
+        let scalars = Array(identifier.lowercased().unicodeScalars)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789.-".unicodeScalars)
+        func check(_ candidate: [Unicode.Scalar]) -> String? {
+            let text = String(String.UnicodeScalarView(candidate))
+            return types.declaration(for: text)?.identifier
+        }
+        for index in 0...scalars.count {
+            if index < scalars.count {
+                var deleted = scalars
+                deleted.remove(at: index)
+                if let found = check(deleted) { return found }
+                if index + 1 < scalars.count {
+                    var swapped = scalars
+                    swapped.swapAt(index, index + 1)
+                    if let found = check(swapped) { return found }
+                }
+            }
+            for letter in alphabet {
+                var inserted = scalars
+                inserted.insert(letter, at: index)
+                if let found = check(inserted) { return found }
+                if index < scalars.count, scalars[index] != letter {
+                    var replaced = scalars
+                    replaced[index] = letter
+                    if let found = check(replaced) { return found }
+                }
+            }
+        }
+        return nil
+    }
+}
