@@ -52,7 +52,7 @@ var package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
-        .executableTarget(name: "appexd", dependencies: ["AppexRegistry"]),
+        .executableTarget(name: "appexd", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),

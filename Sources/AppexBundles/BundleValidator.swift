@@ -35,6 +35,8 @@ public struct BundleValidator: Sendable {
     public func check(_ app: AppBundle) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let appName = app.url.lastPathComponent
+        let types = app.info.exportedTypes.isEmpty && app.info.importedTypes.isEmpty
+            ? types : types.adding(app.info.exportedTypes + app.info.importedTypes)
         var seen: [String: String] = [:]
         for plugIn in app.extensions {
             let display = appName + "/" + BundleLayout.plugIns + "/" + plugIn.url.lastPathComponent
@@ -61,7 +63,7 @@ public struct BundleValidator: Sendable {
                     "is \(version), but the containing app's is \(appVersion)", hint: "ship an extension with its app's version"
                 ))
             }
-            diagnostics += check(plugIn.manifest, file: infoFile)
+            diagnostics += check(plugIn.manifest, file: infoFile, types: types)
         }
         if app.info.version == nil {
             diagnostics.append(Diagnostic(
@@ -72,7 +74,24 @@ public struct BundleValidator: Sendable {
         return diagnostics
     }
 
-    private func check(_ manifest: ExtensionManifest, file: String) -> [Diagnostic] {
+    /// A lint warning as a diagnostic: a store's rules are errors under `--distribution`.
+    private func lintDiagnostic(_ warning: ActivationRuleWarning, file: String, ruleKey: String) -> Diagnostic {
+        let place = warning.line.map { line in "line \(line), column \(warning.column ?? 1): " } ?? ""
+        let severity: Diagnostic.Severity = warning.severity == .distribution && distribution ? .error : .warning
+        return Diagnostic(
+            severity, "rule-" + Self.kebabCase(warning.code.description), file: file,
+            keyPath: ruleKey + (warning.key.map { ".\($0)" } ?? ""), place + warning.message, hint: warning.hint
+        )
+    }
+
+    /// `matchesEverything` → `matches-everything`.
+    static func kebabCase(_ camelCase: String) -> String {
+        camelCase.reduce(into: "") { result, character in
+            if character.isUppercase { result += "-" + character.lowercased() } else { result.append(character) }
+        }
+    }
+
+    private func check(_ manifest: ExtensionManifest, file: String, types: UTTypeGraph) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let pointKey = ExtensionManifest.Key.extensionDictionary + "." + ExtensionManifest.Key.pointIdentifier
         guard let point = points[manifest.pointIdentifier] else {
@@ -95,7 +114,8 @@ public struct BundleValidator: Sendable {
             + ExtensionManifest.Key.activationRule
         if let rule = manifest.activationRule {
             do {
-                _ = try ActivationRule.parse(rule)
+                let compiled = try ActivationRule.parse(rule)
+                diagnostics += ActivationRuleLint.check(compiled, types: types).map { lintDiagnostic($0, file: file, ruleKey: ruleKey) }
             } catch {
                 let place = error.line.map { line in "line \(line), column \(error.column ?? 1): " } ?? ""
                 diagnostics.append(Diagnostic(
