@@ -8,14 +8,14 @@ extension Registry {
     ///
     /// Extensions of a point that Appex recognizes but does not host are never offered.
     public func query(point: String, items: ActivationItems) throws(RegistryError) -> [InstalledExtension] {
-        let index = try pointIndex(point)
-        let context = ActivationContext(items: items, types: try typeGraph())
+        let generation = try generation()
+        let index = try pointIndex(point, generation: generation)
+        let context = ActivationContext(items: items, types: try typeGraph(generation: generation))
         return index.matches(context)
     }
 
-    /// The compiled index of `point` for the database's current generation.
-    func pointIndex(_ point: String) throws(RegistryError) -> PointIndex {
-        let generation = try generation()
+    /// The compiled index of `point` for `generation`, which must be the database's current one.
+    func pointIndex(_ point: String, generation: Int) throws(RegistryError) -> PointIndex {
         if let cached = cache.withLock({ $0.generation == generation ? $0.points[point] : nil }) { return cached }
         let catalogPoint = ExtensionPoint.catalog[point]
         let hosted = catalogPoint?.support == .hosted

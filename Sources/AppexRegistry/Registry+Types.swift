@@ -5,7 +5,11 @@ import Synchronization
 extension Registry {
     /// The uniform types in force: the system's, plus those installed apps export and import.
     public func typeGraph() throws(RegistryError) -> UTTypeGraph {
-        let generation = try generation()
+        try typeGraph(generation: try generation())
+    }
+
+    /// The type graph for `generation`, which must be the database's current one.
+    func typeGraph(generation: Int) throws(RegistryError) -> UTTypeGraph {
         if let cached = cache.withLock({ $0.generation == generation ? $0.types : nil }) { return cached }
         let records = try read("read installed type declarations") { db in
             try TypeDeclarationRecord.order(Column("isExported"), Column("id")).fetchAll(db)
