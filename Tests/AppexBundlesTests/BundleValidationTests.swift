@@ -203,4 +203,28 @@ import Testing
         app.info["NSExtension"] = ["NSExtensionPointIdentifier": "com.apple.share-services"]
         #expect(codes(try validate(app)) == ["extension-key-in-app"])
     }
+
+    @Test func aRuleNestedThousandsDeepIsRejectedWithoutCrashing() throws {
+        var app = shareApp()
+        let deep = String(repeating: "(", count: 100_000) + "TRUEPREDICATE" + String(repeating: ")", count: 100_000)
+        app.plugIns[0].info["NSExtension"] = [
+            "NSExtensionPointIdentifier": "com.apple.share-services", "NSExtensionPrincipalClass": "Share.Handler",
+            "NSExtensionAttributes": ["NSExtensionActivationRule": .string(deep)],
+        ]
+        let problem = try #require(try validate(app).diagnostics.first { $0.code == "invalid-activation-rule" })
+        #expect(problem.message.contains("nest") || problem.message.contains("long"), "\(problem)")
+    }
+
+    @Test func aRuleMegabytesLongIsRejectedWithoutCrashing() throws {
+        var app = shareApp()
+        let long = Array(repeating: "ANY $x UTI-CONFORMS-TO \"public.image\"", count: 60_000).joined(separator: " OR ")
+        #expect(long.utf8.count > 2_000_000)
+        app.plugIns[0].info["NSExtension"] = [
+            "NSExtensionPointIdentifier": "com.apple.share-services", "NSExtensionPrincipalClass": "Share.Handler",
+            "NSExtensionAttributes": ["NSExtensionActivationRule": .string(long)],
+        ]
+        let inspection = try validate(app)
+        #expect(inspection.diagnostics.contains { $0.code == "invalid-activation-rule" || $0.code == "file-too-large" })
+        #expect(!inspection.isValid)
+    }
 }
