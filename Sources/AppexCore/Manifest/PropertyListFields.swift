@@ -56,26 +56,12 @@ struct PropertyListFields {
         guard let value = entries[key] else { return [] }
         switch value {
         case .string(let single):
-            if let setting = BuildSetting.firstReference(in: single) {
-                report(
-                    .error, "unexpanded-build-setting", key, "holds the unexpanded build setting \(setting)",
-                    hint: "give its value with `appex bundle --set NAME=VALUE`, or write the value itself"
-                )
-                return []
-            }
-            return [single]
+            return reportsBuildSetting(in: single, key: key) ? [] : [single]
         case .array(let elements):
             var strings: [String] = []
             for (index, element) in elements.enumerated() {
                 if let string = element.stringValue {
-                    if let setting = BuildSetting.firstReference(in: string) {
-                        report(
-                            .error, "unexpanded-build-setting", "\(key)[\(index)]", "holds the unexpanded build setting \(setting)",
-                            hint: "give its value with `appex bundle --set NAME=VALUE`, or write the value itself"
-                        )
-                        continue
-                    }
-                    strings.append(string)
+                    if !reportsBuildSetting(in: string, key: "\(key)[\(index)]") { strings.append(string) }
                 } else {
                     report(.error, "wrong-type", "\(key)[\(index)]", "is a \(element.kindName), not a string")
                 }
@@ -114,18 +100,22 @@ struct PropertyListFields {
             reportType(key, expected: "string", found: value)
             return nil
         }
-        if let setting = BuildSetting.firstReference(in: string) {
-            report(
-                .error, "unexpanded-build-setting", key,
-                "holds the unexpanded build setting \(setting)",
-                hint: "give its value with `appex bundle --set NAME=VALUE`, or write the value itself"
-            )
-            return nil
-        }
+        if reportsBuildSetting(in: string, key: key) { return nil }
         if string.isEmpty, hint != nil {
             report(.error, "empty-value", key, "is empty", hint: hint)
             return nil
         }
         return string
+    }
+
+    /// Reports an Xcode build setting left in `string`, such as `$(PRODUCT_BUNDLE_IDENTIFIER)`,
+    /// and returns whether there was one.
+    private mutating func reportsBuildSetting(in string: String, key: String) -> Bool {
+        guard let setting = BuildSetting.firstReference(in: string) else { return false }
+        report(
+            .error, "unexpanded-build-setting", key, "holds the unexpanded build setting \(setting)",
+            hint: "give its value with `appex bundle --set NAME=VALUE`, or write the value itself"
+        )
+        return true
     }
 }
