@@ -123,3 +123,23 @@ import Testing
         #expect(!graph.conforms("com.example.leaf19999", to: "com.example.t11"))
     }
 }
+
+@Suite struct CaseFoldingTests {
+    let graph = UTTypeGraph(declarations: [
+        UTTypeDeclaration(identifier: "com.example.ünïcode-type", conformsTo: ["public.data"]),
+        UTTypeDeclaration(identifier: "com.example.at@sign_and[bracket]", conformsTo: ["public.data"]),
+    ])
+
+    @Test func onlyASCIILettersFold() throws {
+        #expect(graph.isDeclared("COM.EXAMPLE.ÜNÏCODE-TYPE") == false)  // non-ASCII compares exactly
+        #expect(graph.isDeclared("COM.EXAMPLE.ünïcode-TYPE"))
+        #expect(graph.isDeclared("com.example.AT@SIGN_AND[BRACKET]"))
+        // '@' and '`', '[' and '{' differ only in the bit that case folding sets.
+        #expect(!graph.isDeclared("com.example.at`sign_and[bracket]"))
+        #expect(!graph.isDeclared("com.example.at@sign_and{bracket]"))
+        #expect(!graph.isDeclared("com.example.at@sign_and[bracket}"))
+        let type = try #require(UTType("com.example.ÜNÏCODE-type", graph: graph))
+        #expect(!type.isDeclared)
+        #expect(UTType("Com.Example.At@Sign_And[Bracket]", graph: graph) == nil)  // not identifier syntax
+    }
+}
