@@ -42,7 +42,11 @@ import Testing
         #expect(system.conforms("public.xhtml", to: "public.html"))
         #expect(system.conforms("public.xhtml", to: "public.xml"))
         // public.mpeg-4-audio is both a movie container and audio.
-        #expect(system.conforms("public.mpeg-4-audio", to: "public.mpeg-4"))
+        #expect(system.conforms("public.mpeg-4-audio", to: "public.mpeg"))
+        #expect(system.conforms("public.mpeg-4-audio", to: "public.movie"))
+        // JavaScript is source code and executable, as Apple documents it.
+        #expect(system.conforms("com.netscape.javascript-source", to: "public.executable"))
+        #expect(system.conforms("com.netscape.javascript-source", to: "public.plain-text"))
         #expect(system.conforms("public.mpeg-4-audio", to: "public.audio"))
         #expect(system.conforms("com.apple.application-bundle", to: "com.apple.bundle"))
         #expect(system.conforms("com.apple.application-bundle", to: "public.executable"))
