@@ -24,23 +24,22 @@ public struct SharedMIMEInfo: Sendable, Hashable {
     /// Creates a database from the text of its files; any may be empty.
     public init(aliases: String, subclasses: String, globs2: String) {
         var aliasTable: [String: String] = [:]
-        for fields in Self.lines(aliases) where fields.count >= 2 {
-            aliasTable[fields[0]] = fields[1]
+        Self.forEachLine(aliases, separator: nil) { fields in
+            if fields.count >= 2 { aliasTable[fields[0]] = fields[1] }
         }
         var parentTable: [String: [String]] = [:]
-        for fields in Self.lines(subclasses) where fields.count >= 2 {
-            if !parentTable[fields[0], default: []].contains(fields[1]) {
+        Self.forEachLine(subclasses, separator: nil) { fields in
+            if fields.count >= 2, !parentTable[fields[0], default: []].contains(fields[1]) {
                 parentTable[fields[0], default: []].append(fields[1])
             }
         }
+        // weight:mime-type:glob[:flags]; only simple "*.ext" globs map extensions.
         var weighted: [String: [(weight: Int, mime: String)]] = [:]
-        for line in globs2.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
-            // weight:mime-type:glob[:flags]
-            let fields = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count >= 3, let weight = Int(fields[0]), fields[2].hasPrefix("*.") else { continue }
+        Self.forEachLine(globs2, separator: UInt8(ascii: ":")) { fields in
+            guard fields.count >= 3, let weight = Int(fields[0]), fields[2].hasPrefix("*.") else { return }
             let suffix = fields[2].dropFirst(2)
-            guard !suffix.isEmpty, !suffix.contains(where: { "*?[]".contains($0) }) else { continue }
-            weighted[suffix.lowercased(), default: []].append((weight, fields[1].lowercased()))
+            guard !suffix.isEmpty, !suffix.contains(where: { "*?[]".contains($0) }) else { return }
+            weighted[String(suffix), default: []].append((weight, fields[1]))
         }
         var extensionTable: [String: [String]] = [:]
         for (suffix, entries) in weighted {
@@ -100,11 +99,51 @@ public struct SharedMIMEInfo: Sendable, Hashable {
         extensions[filenameExtension.lowercased()] ?? []
     }
 
-    private static func lines(_ text: String) -> [[String]] {
-        text.split(whereSeparator: \.isNewline).compactMap { line in
-            guard !line.hasPrefix("#") else { return nil }
-            let fields = line.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
-            return fields.isEmpty ? nil : fields
+    /// Calls `body` with the lowercased fields of each line that is neither empty nor a
+    /// comment. Fields are split at `separator`, or at spaces and tabs when it is `nil`.
+    /// Works on UTF-8 bytes: the files are large and this runs once per process.
+    private static func forEachLine(_ text: String, separator: UInt8?, _ body: ([String]) -> Void) {
+        var text = text
+        text.withUTF8 { bytes in
+            var fields: [String] = []
+            var field: [UInt8] = []
+            var lineStart = true
+            var skipping = false
+            func endField() {
+                if separator != nil || !field.isEmpty {
+                    fields.append(String(decoding: field, as: UTF8.self))
+                }
+                field.removeAll(keepingCapacity: true)
+            }
+            func endLine() {
+                if !skipping, !lineStart {
+                    endField()
+                    if !fields.isEmpty { body(fields) }
+                }
+                fields.removeAll(keepingCapacity: true)
+                field.removeAll(keepingCapacity: true)
+                lineStart = true
+                skipping = false
+            }
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                    endLine()
+                    continue
+                case _ where skipping:
+                    continue
+                case UInt8(ascii: "#") where lineStart:
+                    skipping = true
+                case separator ?? 0 where separator != nil:
+                    endField()
+                case UInt8(ascii: " ") where separator == nil, UInt8(ascii: "\t") where separator == nil:
+                    endField()
+                default:
+                    field.append(CaseInsensitiveKey.lowercase(byte))
+                }
+                lineStart = false
+            }
+            endLine()
         }
     }
 }

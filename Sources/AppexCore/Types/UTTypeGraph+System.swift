@@ -74,8 +74,7 @@ enum SystemTypesResource {
     /// An environment variable that points at a table to use instead, for packagers.
     static let environmentVariable = "APPEX_SYSTEM_TYPES"
 
-    static func locate() throws(UTTypeGraphLoadError) -> String {
-        let candidates = candidatePaths()
+    static func locate(candidates: [String] = candidatePaths()) throws(UTTypeGraphLoadError) -> String {
         let fileManager = FileManager.default
         if let found = candidates.first(where: { fileManager.isReadableFile(atPath: $0) }) {
             return found

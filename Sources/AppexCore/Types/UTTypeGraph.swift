@@ -26,7 +26,7 @@ public final class UTTypeGraph: Sendable {
     /// The most ancestors whose set is precomputed for one type. Real types have a few
     /// dozen at most; a pathological chain past this is walked at query time instead,
     /// so a hostile declaration list can't make the graph quadratic in memory.
-    static let maximumPrecomputedAncestors = 1024
+    static let maximumPrecomputedAncestors = 256
 
     let nodes: [Node]
     let index: [CaseInsensitiveKey: Int32]

@@ -49,6 +49,19 @@ import Testing
         #expect(SharedMIMEInfo(directory: directory.appendingPathComponent("missing").path) == nil)
     }
 
+    @Test func toleratesWhitespaceCommentsAndCase() {
+        let info = SharedMIMEInfo(
+            aliases: "# comment\r\nImage/JPG\timage/jpeg  \r\n\n   \nlonely\n",
+            subclasses: "text/x-a text/x-b\ntext/x-a text/x-c\ntext/x-a text/x-b\n#text/x-a text/x-d",
+            globs2: "50:text/x-a:*.AAA\n50:text/x-b:*.aaa:cs\nbad line\nx:text/x-c:*.ccc\n60:text/x-d:*.d*\n")
+        #expect(info.canonicalMIMEType("image/jpg") == "image/jpeg")
+        #expect(info.aliases.count == 1)
+        #expect(info.parents["text/x-a"] == ["text/x-b", "text/x-c"])
+        #expect(info.mimeTypes(forFilenameExtension: "aaa") == ["text/x-a", "text/x-b"])
+        #expect(info.mimeTypes(forFilenameExtension: "ccc").isEmpty)
+        #expect(info.extensions.count == 1)
+    }
+
     @Test func withSharedMIMEInfo() throws {
         let directory = try Self.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

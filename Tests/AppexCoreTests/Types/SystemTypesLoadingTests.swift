@@ -1,4 +1,4 @@
-import AppexCore
+@testable import AppexCore
 import Foundation
 import Testing
 
@@ -46,5 +46,25 @@ import Testing
         let graph = try UTTypeGraph.makeSystem(systemTypesPath: file.path, sharedMIMEDirectory: nil)
         #expect(graph.conforms("public.data", to: "public.item"))
         #expect(graph.declarations.count == 2)
+    }
+}
+
+
+@Suite struct SystemTypesResourceTests {
+    @Test func candidatesIncludeTheBundleBesideTheExecutable() {
+        let candidates = SystemTypesResource.candidatePaths()
+        #expect(candidates.contains { $0.hasSuffix("appex_AppexCore.resources/SystemTypes.plist") })
+        #expect(candidates.contains(Bundle.main.bundleURL.appendingPathComponent("appex_AppexCore.resources/SystemTypes.plist").path))
+    }
+
+    @Test func aMissingBundleIsReportedNotTrapped() {
+        #expect {
+            try SystemTypesResource.locate(candidates: ["/nonexistent/a/SystemTypes.plist", "/nonexistent/b/SystemTypes.plist"])
+        } throws: { error in
+            guard let error = error as? UTTypeGraphLoadError else { return false }
+            return error.code == .resourceMissing
+                && error.description.contains("/nonexistent/a/SystemTypes.plist, /nonexistent/b/SystemTypes.plist")
+                && error.description.contains("APPEX_SYSTEM_TYPES")
+        }
     }
 }

@@ -42,7 +42,11 @@ import Testing
         #expect(system.conforms("public.xhtml", to: "public.html"))
         #expect(system.conforms("public.xhtml", to: "public.xml"))
         // public.mpeg-4-audio is both a movie container and audio.
-        #expect(system.conforms("public.mpeg-4-audio", to: "public.mpeg-4"))
+        #expect(system.conforms("public.mpeg-4-audio", to: "public.mpeg"))
+        #expect(system.conforms("public.mpeg-4-audio", to: "public.movie"))
+        // JavaScript is source code and executable, as Apple documents it.
+        #expect(system.conforms("com.netscape.javascript-source", to: "public.executable"))
+        #expect(system.conforms("com.netscape.javascript-source", to: "public.plain-text"))
         #expect(system.conforms("public.mpeg-4-audio", to: "public.audio"))
         #expect(system.conforms("com.apple.application-bundle", to: "com.apple.bundle"))
         #expect(system.conforms("com.apple.application-bundle", to: "public.executable"))
@@ -107,7 +111,7 @@ import Testing
 
     @Test func longChainsAndManyDeclarations() {
         // A chain longer than the precomputed ancestor limit still answers correctly.
-        let count = 3000
+        let count = 1000
         var declarations = (1..<count).map {
             UTTypeDeclaration(identifier: "com.example.t\($0)", conformsTo: ["com.example.t\($0 - 1)"])
         }
@@ -121,5 +125,25 @@ import Testing
         #expect(!graph.conforms("com.example.t0", to: "com.example.t\(count - 1)"))
         #expect(graph.conforms("com.example.leaf19999", to: "com.example.t0"))
         #expect(!graph.conforms("com.example.leaf19999", to: "com.example.t11"))
+    }
+}
+
+@Suite struct CaseFoldingTests {
+    let graph = UTTypeGraph(declarations: [
+        UTTypeDeclaration(identifier: "com.example.ünïcode-type", conformsTo: ["public.data"]),
+        UTTypeDeclaration(identifier: "com.example.at@sign_and[bracket]", conformsTo: ["public.data"]),
+    ])
+
+    @Test func onlyASCIILettersFold() throws {
+        #expect(graph.isDeclared("COM.EXAMPLE.ÜNÏCODE-TYPE") == false)  // non-ASCII compares exactly
+        #expect(graph.isDeclared("COM.EXAMPLE.ünïcode-TYPE"))
+        #expect(graph.isDeclared("com.example.AT@SIGN_AND[BRACKET]"))
+        // '@' and '`', '[' and '{' differ only in the bit that case folding sets.
+        #expect(!graph.isDeclared("com.example.at`sign_and[bracket]"))
+        #expect(!graph.isDeclared("com.example.at@sign_and{bracket]"))
+        #expect(!graph.isDeclared("com.example.at@sign_and[bracket}"))
+        let type = try #require(UTType("com.example.ÜNÏCODE-type", graph: graph))
+        #expect(!type.isDeclared)
+        #expect(UTType("Com.Example.At@Sign_And[Bracket]", graph: graph) == nil)  // not identifier syntax
     }
 }
