@@ -35,8 +35,16 @@ public struct BundleValidator: Sendable {
     public func check(_ app: AppBundle) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let appName = app.url.lastPathComponent
-        let types = app.info.exportedTypes.isEmpty && app.info.importedTypes.isEmpty
-            ? types : types.adding(app.info.exportedTypes + app.info.importedTypes)
+        let declared = app.info.exportedTypes + app.info.importedTypes
+        let types = declared.isEmpty ? types : types.adding(declared)
+        for issue in types.issues.dropFirst(self.types.issues.count) {
+            diagnostics.append(Diagnostic(
+                issue.code == .overridden ? .warning : .error, "type-" + Self.kebabCase(issue.code.description),
+                file: appName + "/" + BundleLayout.infoPlist,
+                keyPath: issue.declaration.kind == .imported ? "UTImportedTypeDeclarations" : "UTExportedTypeDeclarations",
+                "\(issue.declaration.identifier): \(issue.reason)"
+            ))
+        }
         var seen: [String: String] = [:]
         for plugIn in app.extensions {
             let display = appName + "/" + BundleLayout.plugIns + "/" + plugIn.url.lastPathComponent

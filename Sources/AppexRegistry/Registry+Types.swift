@@ -12,15 +12,15 @@ extension Registry {
     func typeGraph(generation: Int) throws(RegistryError) -> UTTypeGraph {
         if let cached = cache.withLock({ $0.generation == generation ? $0.types : nil }) { return cached }
         let records = try read("read installed type declarations") { db in
-            try TypeDeclarationRecord.order(Column("isExported"), Column("id")).fetchAll(db)
+            // A stable order, so that when two apps declare one type the same one always wins.
+            try TypeDeclarationRecord.order(Column("appIdentifier"), Column("id")).fetchAll(db)
         }
         var declarations: [UTTypeDeclaration] = []
         for record in records {
-            var diagnostics: [Diagnostic] = []
-            if let value = try? PropertyListCoding.decode(record.declaration),
-                let declaration = UTTypeDeclaration.read(value, file: record.appIdentifier, diagnostics: &diagnostics)
-            {
-                declarations.append(declaration)
+            if let value = try? PropertyListCoding.decode(record.declaration) {
+                declarations += UTTypeDeclaration.parse(
+                    .array([value]), keyPath: record.appIdentifier, kind: record.isExported ? .exported : .imported
+                ).declarations
             }
         }
         let graph = UTTypeGraph.system.adding(declarations)

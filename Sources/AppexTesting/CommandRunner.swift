@@ -8,6 +8,10 @@ public struct CommandRunner: Sendable {
         public var status: Int32
         public var standardOutput: String
         public var standardError: String
+        /// The child's process identifier.
+        public var processIdentifier: Int32
+        /// The kernel names of the pipes the run used (`pipe:[1234]`), all closed by now.
+        public var pipeNames: [String]
     }
 
     /// The executable.
@@ -32,6 +36,9 @@ public struct CommandRunner: Sendable {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
+        let pipeNames = [output, error].map {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0.fileHandleForReading.fileDescriptor)")) ?? ""
+        }
         try process.run()
         // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
         let errorData = LockedData()
@@ -45,7 +52,9 @@ public struct CommandRunner: Sendable {
         return Result(
             status: process.terminationStatus,
             standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData.value, as: UTF8.self)
+            standardError: String(decoding: errorData.value, as: UTF8.self),
+            processIdentifier: process.processIdentifier,
+            pipeNames: pipeNames
         )
     }
 }

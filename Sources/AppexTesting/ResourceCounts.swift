@@ -1,21 +1,30 @@
-import Foundation
+public import Foundation
 
-/// Counts of what a process holds, taken before and after a test to prove nothing leaked.
-public struct ResourceCounts: Sendable, Hashable, CustomStringConvertible {
-    /// Open file descriptors of this process.
-    public var openFileDescriptors: Int
-    /// Live child processes of this process.
-    public var childProcesses: Int
-
-    /// The counts now, read from /proc.
-    public static func current() -> ResourceCounts {
-        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-        let pid = ProcessInfo.processInfo.processIdentifier
-        let children = (try? String(contentsOfFile: "/proc/self/task/\(pid)/children", encoding: .utf8))?
-            .split(separator: " ").count ?? 0
-        // Listing /proc/self/fd opens one descriptor of its own.
-        return ResourceCounts(openFileDescriptors: fds - 1, childProcesses: children)
+/// What this process holds open, read from /proc, to prove a test left nothing behind.
+///
+/// Tests run in parallel in one process, so whole-process counts are noisy; these ask about
+/// the resources one test owns: descriptors under a folder, pipes by name, children by pid.
+public enum ResourceCounts {
+    /// What each open descriptor refers to: a path, or a kernel name such as `pipe:[1234]`.
+    public static func openDescriptorTargets() -> [String] {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
     }
 
-    public var description: String { "\(openFileDescriptors) fds, \(childProcesses) children" }
+    /// How many open descriptors refer to files under `folder`.
+    public static func openDescriptors(under folder: URL) -> Int {
+        let prefix = folder.resolvingSymlinksInPath().path + "/"
+        return openDescriptorTargets().filter { $0.hasPrefix(prefix) }.count
+    }
+
+    /// The live children of this process, over every thread (each lists the children it started).
+    public static func childProcesses() -> Set<Int32> {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        var children: Set<Int32> = []
+        for task in tasks {
+            let list = (try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? ""
+            children.formUnion(list.split(separator: " ").compactMap { Int32($0) })
+        }
+        return children
+    }
 }

@@ -227,4 +227,32 @@ import Testing
         #expect(inspection.diagnostics.contains { $0.code == "invalid-activation-rule" || $0.code == "file-too-large" })
         #expect(!inspection.isValid)
     }
+
+    @Test func anAppMayNotRedefineASystemTypeOrExportAPublicOne() throws {
+        var app = shareApp()
+        app.info["UTExportedTypeDeclarations"] = [
+            ["UTTypeIdentifier": "public.jpeg", "UTTypeConformsTo": ["public.text"]],
+            ["UTTypeIdentifier": "public.my-format", "UTTypeConformsTo": ["public.data"]],
+            ["UTTypeIdentifier": "com.example.tool.doc", "UTTypeConformsTo": ["public.plain-text"]],
+            ["UTTypeConformsTo": ["public.data"]],
+        ]
+        let inspection = try validate(app)
+        #expect(Set(codes(inspection)) == ["type-redefines-system-type", "type-reserved-identifier", "invalid-type-declaration"])
+        let missing = try #require(inspection.diagnostics.first { $0.code == "invalid-type-declaration" })
+        #expect(missing.keyPath?.hasPrefix("UTExportedTypeDeclarations[3]") == true)
+    }
+
+    @Test func rulesMayNameTheTypesTheirAppExports() throws {
+        var app = BundleBuilder.app("com.example.tool", in: folder)
+        app.info["UTExportedTypeDeclarations"] = [["UTTypeIdentifier": "com.example.tool.doc", "UTTypeConformsTo": ["public.data"]]]
+        app.addExtension(
+            "Share", identifier: "com.example.tool.share", point: "com.apple.share-services",
+            attributes: ["NSExtensionActivationRule": "SUBQUERY(extensionItems, $i, SUBQUERY($i.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.example.tool.doc\").@count == 1).@count == 1"]
+        )
+        let inspection = try validate(app)
+        #expect(inspection.diagnostics.filter { $0.code == "rule-unknown-type" } == [])
+        var typo = app
+        typo.info["UTExportedTypeDeclarations"] = nil
+        #expect(try validate(typo).diagnostics.contains { $0.code == "rule-unknown-type" })
+    }
 }

@@ -190,3 +190,17 @@ import Testing
         #expect(result.standardOutput.contains("registry"))
     }
 }
+
+/// Running the command many times leaves no descriptor or child process behind in the test.
+@Suite(.serialized) final class CommandRunnerLeakTests {
+    @Test func runningCommandsLeavesNothingOpen() throws {
+        let test = try TestHome()
+        let appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        for _ in 0..<10 {
+            let result = try appex.run(["list"])
+            #expect(result.pipeNames.allSatisfy { $0.hasPrefix("pipe:") })
+            #expect(Set(ResourceCounts.openDescriptorTargets()).isDisjoint(with: result.pipeNames))
+            #expect(!ResourceCounts.childProcesses().contains(result.processIdentifier))
+        }
+    }
+}

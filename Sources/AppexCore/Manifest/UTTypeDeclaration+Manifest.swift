@@ -1,38 +1,19 @@
 extension UTTypeDeclaration {
     /// Reads `UTExportedTypeDeclarations` or `UTImportedTypeDeclarations`, recording every problem.
     static func readAll(_ fields: inout PropertyListFields, key: String) -> [UTTypeDeclaration] {
-        guard let entries = fields.optionalArray(key) else { return [] }
-        var declarations: [UTTypeDeclaration] = []
-        for (index, entry) in entries.enumerated() {
-            let keyPath = "\(key)[\(index)]"
-            guard let dictionary = entry.dictionaryValue else {
-                fields.report(.error, "wrong-type", keyPath, "is a \(entry.kindName), but must be a dictionary")
-                continue
-            }
-            var inner = PropertyListFields(dictionary, file: fields.file, keyPathPrefix: fields.keyPath(keyPath))
-            defer { fields.diagnostics += inner.diagnostics }
-            guard let identifier = inner.requiredString("UTTypeIdentifier", hint: "name the type, such as com.example.notes.note") else {
-                continue
-            }
-            var tags = PropertyListFields(
-                inner.optionalDictionary("UTTypeTagSpecification") ?? [:], file: fields.file,
-                keyPathPrefix: inner.keyPath("UTTypeTagSpecification")
-            )
-            declarations.append(UTTypeDeclaration(
-                identifier: identifier,
-                conformsTo: inner.stringList("UTTypeConformsTo"),
-                filenameExtensions: tags.stringList("public.filename-extension").map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 },
-                mimeTypes: tags.stringList("public.mime-type"),
-                description: inner.optionalString("UTTypeDescription")
+        guard let value = fields.entries[key] else { return [] }
+        let kind: Kind = key == "UTImportedTypeDeclarations" ? .imported : .exported
+        let result = parse(value, keyPath: fields.keyPath(key), kind: kind)
+        for error in result.errors {
+            fields.diagnostics.append(Diagnostic(
+                .error, "invalid-type-declaration", file: fields.file, keyPath: error.keyPath, error.reason,
+                hint: "declare types as Apple's UTExportedTypeDeclarations do: UTTypeIdentifier, UTTypeConformsTo, UTTypeTagSpecification"
             ))
-            inner.diagnostics += tags.diagnostics
         }
-        return declarations
+        return result.declarations
     }
-}
 
-extension UTTypeDeclaration {
-    /// This declaration as one entry of `UTExportedTypeDeclarations`.
+    /// This declaration as one entry of `UTExportedTypeDeclarations`, for storing.
     public var propertyListValue: PropertyListValue {
         var entry: [String: PropertyListValue] = [
             "UTTypeIdentifier": .string(identifier),
@@ -44,12 +25,5 @@ extension UTTypeDeclaration {
         ]
         if let description { entry["UTTypeDescription"] = .string(description) }
         return .dictionary(entry)
-    }
-
-    /// Reads one entry of `UTExportedTypeDeclarations`, or explains what is wrong with it.
-    public static func read(_ value: PropertyListValue, file: String, diagnostics: inout [Diagnostic]) -> UTTypeDeclaration? {
-        var fields = PropertyListFields(["entry": .array([value])], file: file)
-        defer { diagnostics += fields.diagnostics }
-        return readAll(&fields, key: "entry").first
     }
 }

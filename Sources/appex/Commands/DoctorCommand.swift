@@ -68,7 +68,11 @@ enum DoctorChecks {
         } else {
             add("Uniform types", "shared-mime-info", .missing, "\(mime.path) has no MIME database; the built-in table is used alone (install shared-mime-info)")
         }
-        add("Uniform types", "built-in types", .ok, "\(UTTypeGraph.system.declarations.count) declarations")
+        if let error = UTTypeGraph.systemLoadError {
+            add("Uniform types", "built-in types", .missing, "\(error) (set APPEX_SYSTEM_TYPES to the table's path)")
+        } else {
+            add("Uniform types", "built-in types", .ok, "\(UTTypeGraph.system.declarations.count) declarations")
+        }
         add("Runtime", "appexd", .unavailable, "the request runtime (appexd, NSExtensionMain) is not built yet, so extensions can't be launched")
         add("Sandbox", "layers", .unavailable, "no sandbox layer is applied yet: Landlock, seccomp, namespaces and cgroups arrive with the sandbox work")
         return checks
