@@ -7,11 +7,11 @@ import Foundation
 /// would raise an exception; either way the extension is not offered.
 struct PredicateEvaluator {
     let context: ActivationContext
-    var frame: [PredicateValue]
+    var frame: PredicateFrame
 
     init(context: ActivationContext, slotCount: Int) {
         self.context = context
-        self.frame = Array(repeating: .null, count: slotCount)
+        self.frame = PredicateFrame(slotCount: slotCount)
     }
 
     mutating func evaluate(_ node: PredicateNode, object: PredicateValue) -> Bool {
@@ -225,5 +225,40 @@ struct PredicateEvaluator {
         var result: [PredicateValue] = []
         for value in values where !result.contains(where: { $0.isEqual(to: value) }) { result.append(value) }
         return result
+    }
+}
+
+/// The SUBQUERY variables of one evaluation. Real rules bind at most three, so the first four
+/// slots live inline and evaluating a rule allocates nothing for them.
+struct PredicateFrame {
+    private var slot0 = PredicateValue.null
+    private var slot1 = PredicateValue.null
+    private var slot2 = PredicateValue.null
+    private var slot3 = PredicateValue.null
+    private var overflow: [PredicateValue]
+
+    init(slotCount: Int) {
+        overflow = slotCount > 4 ? Array(repeating: .null, count: slotCount - 4) : []
+    }
+
+    subscript(slot: Int) -> PredicateValue {
+        get {
+            switch slot {
+            case 0: slot0
+            case 1: slot1
+            case 2: slot2
+            case 3: slot3
+            default: overflow[slot - 4]
+            }
+        }
+        set {
+            switch slot {
+            case 0: slot0 = newValue
+            case 1: slot1 = newValue
+            case 2: slot2 = newValue
+            case 3: slot3 = newValue
+            default: overflow[slot - 4] = newValue
+            }
+        }
     }
 }

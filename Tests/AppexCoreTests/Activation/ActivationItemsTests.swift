@@ -72,3 +72,10 @@ import Testing
         #expect(try !ActivationRule(predicateFormat: "ANY extensionItems.attachments UTI-CONFORMS-TO 'public.image'").matches(context))
     }
 }
+
+@Test func wholeRealsComeBackAsIntegers() throws {
+    // JSON does not tell 100.0 from 100; both decode as integers (documented on PropertyListValue+Codable).
+    let value: PropertyListValue = ["r": .real(100), "f": .real(0.5), "i": 100, "b": true]
+    let decoded = try JSONDecoder().decode(PropertyListValue.self, from: try JSONEncoder().encode(value))
+    #expect(decoded == ["r": 100, "f": .real(0.5), "i": 100, "b": true])
+}
