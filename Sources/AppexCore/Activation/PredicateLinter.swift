@@ -3,6 +3,8 @@ struct PredicateLinter {
     let predicate: CompiledPredicate
     let types: UTTypeGraph
     private var warnings: [ActivationRuleWarning] = []
+    /// Lint stops after this many warnings, so a hostile rule can't make it quadratic.
+    static let maximumWarnings = 50
     private let locator: SourceLocator
 
     init(predicate: CompiledPredicate, types: UTTypeGraph) {
@@ -61,6 +63,7 @@ struct PredicateLinter {
         _ code: ActivationRuleWarning.Code, _ message: String, severity: ActivationRuleWarning.Severity = .warning,
         offset: Int, hint: String?
     ) {
+        guard warnings.count < Self.maximumWarnings else { return }
         let (line, column) = locator.location(of: offset)
         let warning = ActivationRuleWarning(code, message, severity: severity, line: line, column: column, hint: hint)
         if !warnings.contains(warning) { warnings.append(warning) }
