@@ -27,7 +27,7 @@ extension PredicateLinter {
                 switch component {
                 case .collectionOperator:
                     return .value
-                case .key(let key):
+                case .key(let key, _):
                     guard let next = current.child(key) else {
                         var hint = LintSuggestions.closest(to: key, among: current.knownKeys).map { "did you mean \($0)?" }
                             ?? "the keys here are \(current.knownKeys.joined(separator: ", "))"

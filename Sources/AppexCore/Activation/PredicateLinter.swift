@@ -88,8 +88,8 @@ struct PredicateLinter {
             return values.allSatisfy { $0 == false } ? false : nil
         case .comparison(let comparison):
             if isConstant(comparison.left), isConstant(comparison.right) {
-                var evaluator = PredicateEvaluator(context: ActivationContext(items: ActivationItems([]), types: types), slotCount: 0)
-                return evaluator.evaluate(node, object: .null)
+                let evaluator = PredicateEvaluator(context: ActivationContext(items: ActivationItems([]), types: types))
+                return evaluator.evaluate(node, object: .null, slotCount: 0)
             }
             // A count is never negative: `….@count >= 0` always holds.
             if isCount(comparison.left), comparison.modifier == .direct, let bound = comparison.right.constantValue?.numericValue {
