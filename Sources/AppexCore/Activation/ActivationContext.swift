@@ -9,65 +9,88 @@
 /// let offered = extensions.filter { $0.rule.matches(context) }
 /// ```
 public struct ActivationContext: Sendable {
+    /// The precomputed facts, behind one reference so a context is cheap to copy and pass.
+    final class Storage: Sendable {
+        let items: ActivationItems
+        let types: UTTypeGraph
+        /// The key-path root of predicates.
+        let root: PredicateValue
+        /// Each type identifier seen in the items, as written and lower-cased, mapped to the
+        /// lower-cased identifiers it conforms to (itself included).
+        let conformance: [String: Set<String>]
+        /// Attachments grouped by their kinds, for fuzzy and strict matching.
+        let fuzzyKinds: [KindGroup]
+        let strictKinds: [KindGroup]
+        /// The number of attachments over all items.
+        let attachmentCount: Int
+        /// Whether any item has non-empty content text.
+        let hasContentText: Bool
+
+        init(items: ActivationItems, types: UTTypeGraph) {
+            self.items = items
+            self.types = types
+            self.root = items.predicateRoot
+            var conformance: [String: Set<String>] = [:]
+            var identifiers: [String] = []
+            for item in items.extensionItems {
+                for attachment in item.attachments { identifiers += attachment.registeredTypeIdentifiers }
+            }
+            for fileProviderItem in items.fileproviderItems {
+                for key in ["contentType", "typeIdentifier"] {
+                    if case .string(let identifier)? = fileProviderItem[key] { identifiers.append(identifier) }
+                }
+            }
+            for identifier in identifiers where conformance[identifier] == nil {
+                let ancestors = ActivationContext.ancestors(of: identifier, in: types)
+                conformance[identifier] = ancestors
+                conformance[identifier.lowercased()] = ancestors
+            }
+            self.conformance = conformance
+
+            var fuzzy: [AttachmentKinds: Int] = [:]
+            var strict: [AttachmentKinds: Int] = [:]
+            var attachmentCount = 0
+            for item in items.extensionItems {
+                for attachment in item.attachments {
+                    attachmentCount += 1
+                    let all = attachment.registeredTypeIdentifiers
+                    fuzzy[ActivationContext.kinds(of: all, conformance), default: 0] += 1
+                    strict[ActivationContext.kinds(of: Array(all.prefix(1)), conformance), default: 0] += 1
+                }
+            }
+            self.fuzzyKinds = fuzzy.map { KindGroup(kinds: $0.key, count: $0.value) }.sorted { $0.kinds.rawValue < $1.kinds.rawValue }
+            self.strictKinds = strict.map { KindGroup(kinds: $0.key, count: $0.value) }.sorted { $0.kinds.rawValue < $1.kinds.rawValue }
+            self.attachmentCount = attachmentCount
+            self.hasContentText = items.extensionItems.contains { !($0.attributedContentText ?? "").isEmpty }
+        }
+    }
+
+    /// Attachments that share one set of kinds, and how many there are.
+    struct KindGroup: Sendable {
+        let kinds: AttachmentKinds
+        let count: Int
+    }
+
+    let storage: Storage
+
     /// The items this context describes.
-    public let items: ActivationItems
+    public var items: ActivationItems { storage.items }
     /// The type graph conformance is decided in.
-    public let types: UTTypeGraph
-    /// The key-path root of predicates.
-    let root: PredicateValue
-    /// Each type identifier seen in the items, as written and lower-cased, mapped to the
-    /// lower-cased identifiers it conforms to (itself included).
-    let conformance: [String: Set<String>]
-    /// Attachments grouped by their kinds, for fuzzy and strict matching.
-    let fuzzyKinds: [(kinds: AttachmentKinds, count: Int)]
-    let strictKinds: [(kinds: AttachmentKinds, count: Int)]
-    /// The number of attachments over all items.
-    let attachmentCount: Int
-    /// Whether any item has non-empty content text.
-    let hasContentText: Bool
+    public var types: UTTypeGraph { storage.types }
+    var root: PredicateValue { storage.root }
+    var fuzzyKinds: [KindGroup] { storage.fuzzyKinds }
+    var strictKinds: [KindGroup] { storage.strictKinds }
+    var attachmentCount: Int { storage.attachmentCount }
+    var hasContentText: Bool { storage.hasContentText }
 
     public init(items: ActivationItems, types: UTTypeGraph) {
-        self.items = items
-        self.types = types
-        self.root = items.predicateRoot
-        var conformance: [String: Set<String>] = [:]
-        var identifiers: [String] = []
-        for item in items.extensionItems {
-            for attachment in item.attachments { identifiers += attachment.registeredTypeIdentifiers }
-        }
-        for fileProviderItem in items.fileproviderItems {
-            for key in ["contentType", "typeIdentifier"] {
-                if case .string(let identifier)? = fileProviderItem[key] { identifiers.append(identifier) }
-            }
-        }
-        for identifier in identifiers where conformance[identifier] == nil {
-            let ancestors = Self.ancestors(of: identifier, in: types)
-            conformance[identifier] = ancestors
-            conformance[identifier.lowercased()] = ancestors
-        }
-        self.conformance = conformance
-
-        var fuzzy: [AttachmentKinds: Int] = [:]
-        var strict: [AttachmentKinds: Int] = [:]
-        var attachmentCount = 0
-        for item in items.extensionItems {
-            for attachment in item.attachments {
-                attachmentCount += 1
-                let all = attachment.registeredTypeIdentifiers
-                fuzzy[Self.kinds(of: all, conformance), default: 0] += 1
-                strict[Self.kinds(of: Array(all.prefix(1)), conformance), default: 0] += 1
-            }
-        }
-        self.fuzzyKinds = fuzzy.map { ($0.key, $0.value) }.sorted { $0.kinds.rawValue < $1.kinds.rawValue }
-        self.strictKinds = strict.map { ($0.key, $0.value) }.sorted { $0.kinds.rawValue < $1.kinds.rawValue }
-        self.attachmentCount = attachmentCount
-        self.hasContentText = items.extensionItems.contains { !($0.attributedContentText ?? "").isEmpty }
+        storage = Storage(items: items, types: types)
     }
 
     /// Whether `type` conforms to `target`, which must already be lower-cased.
     func conforms(_ type: String, toLowercased target: String) -> Bool {
-        if let ancestors = conformance[type] { return ancestors.contains(target) }
-        return types.conforms(type, to: target)
+        if let ancestors = storage.conformance[type] { return ancestors.contains(target) }
+        return storage.types.conforms(type, to: target)
     }
 
     /// Every identifier `identifier` conforms to, lower-cased, itself included.

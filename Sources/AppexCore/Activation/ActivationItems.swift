@@ -85,30 +85,30 @@ public struct ActivationItems: Sendable, Hashable, Codable {
 extension ActivationItems {
     /// The items as the key-path root of a predicate: `extensionItems` and `fileproviderItems`.
     var predicateRoot: PredicateValue {
-        .dictionary([
-            "extensionItems": .array(extensionItems.map(\.predicateValue)),
-            "fileproviderItems": .array(fileproviderItems.map { .dictionary($0.mapValues(PredicateValue.init)) }),
-        ])
+        .object(PredicateObject(kind: .root, [
+            .extensionItems: .array(extensionItems.map(\.predicateValue)),
+            .fileproviderItems: .array(fileproviderItems.map { .dictionary($0.mapValues(PredicateValue.init)) }),
+        ]))
     }
 }
 
 extension ActivationItems.Item {
     var predicateValue: PredicateValue {
-        var entries: [String: PredicateValue] = ["attachments": .array(attachments.map(\.predicateValue))]
-        if let attributedTitle { entries["attributedTitle"] = .string(attributedTitle) }
-        if let attributedContentText { entries["attributedContentText"] = .string(attributedContentText) }
-        if let userInfo { entries["userInfo"] = .dictionary(userInfo.mapValues(PredicateValue.init)) }
-        return .dictionary(entries)
+        var entries: [ItemKey: PredicateValue] = [.attachments: .array(attachments.map(\.predicateValue))]
+        if let attributedTitle { entries[.attributedTitle] = .string(attributedTitle) }
+        if let attributedContentText { entries[.attributedContentText] = .string(attributedContentText) }
+        if let userInfo { entries[.userInfo] = .dictionary(userInfo.mapValues(PredicateValue.init)) }
+        return .object(PredicateObject(kind: .item, entries))
     }
 }
 
 extension ActivationItems.Attachment {
     var predicateValue: PredicateValue {
-        var entries: [String: PredicateValue] = [
-            "registeredTypeIdentifiers": .array(registeredTypeIdentifiers.map(PredicateValue.string))
+        var entries: [ItemKey: PredicateValue] = [
+            .registeredTypeIdentifiers: .array(registeredTypeIdentifiers.map(PredicateValue.string))
         ]
-        if let suggestedName { entries["suggestedName"] = .string(suggestedName) }
-        if let fileSize { entries["fileSize"] = .integer(fileSize) }
-        return .dictionary(entries)
+        if let suggestedName { entries[.suggestedName] = .string(suggestedName) }
+        if let fileSize { entries[.fileSize] = .integer(fileSize) }
+        return .object(PredicateObject(kind: .attachment, entries))
     }
 }

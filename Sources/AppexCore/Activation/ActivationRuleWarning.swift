@@ -16,7 +16,8 @@ public struct ActivationRuleWarning: Sendable, Hashable, CustomStringConvertible
         public static let mimeTypeAsType = Code(name: "mimeTypeAsType")
         /// A type so broad (`public.item`, `public.data`) that almost every attachment conforms.
         public static let broadType = Code(name: "broadType")
-        /// `UTI-CONFORMS-TO` or `UTI-EQUALS` applied to a whole array, without `ANY`.
+        /// `UTI-CONFORMS-TO` or `UTI-EQUALS` applied to a whole array without `ANY`, or with
+        /// `ANY` to an array of arrays (`extensionItems.attachments.registeredTypeIdentifiers`).
         public static let missingAny = Code(name: "missingAny")
         /// A key path that the serialized items do not have.
         public static let unknownKeyPath = Code(name: "unknownKeyPath")

@@ -25,14 +25,12 @@ public struct CompiledPredicate: Sendable {
 
     /// Whether the items in `context` satisfy the predicate.
     public func evaluate(_ context: ActivationContext) -> Bool {
-        var evaluator = PredicateEvaluator(context: context, slotCount: slotCount)
-        return evaluator.evaluate(root, object: context.root)
+        PredicateEvaluator(context: context).evaluate(root, object: context.root, slotCount: slotCount)
     }
 
     /// Evaluates against any value, with `SELF` bound to `object`; for tests and tools.
     public func evaluate(with object: PredicateValue, types: UTTypeGraph) -> Bool {
         let context = ActivationContext(items: ActivationItems([]), types: types)
-        var evaluator = PredicateEvaluator(context: context, slotCount: slotCount)
-        return evaluator.evaluate(root, object: object)
+        return PredicateEvaluator(context: context).evaluate(root, object: object, slotCount: slotCount)
     }
 }

@@ -6,34 +6,40 @@ import Foundation
 /// compared with a string, `@sum` over strings) make the comparison false, where Foundation
 /// would raise an exception; either way the extension is not offered.
 struct PredicateEvaluator {
+    /// One reference: copying the evaluator costs a single retain. Variables travel in an
+    /// `inout` frame rather than in the evaluator, so nothing else is ever copied.
     let context: ActivationContext
-    var frame: [PredicateValue]
 
-    init(context: ActivationContext, slotCount: Int) {
+    init(context: ActivationContext) {
         self.context = context
-        self.frame = Array(repeating: .null, count: slotCount)
     }
 
-    mutating func evaluate(_ node: PredicateNode, object: PredicateValue) -> Bool {
+    /// Evaluates a whole rule with a fresh frame.
+    func evaluate(_ node: PredicateNode, object: PredicateValue, slotCount: Int) -> Bool {
+        var frame = PredicateFrame(slotCount: slotCount)
+        return evaluate(node, object: object, frame: &frame)
+    }
+
+    func evaluate(_ node: PredicateNode, object: PredicateValue, frame: inout PredicateFrame) -> Bool {
         switch node {
         case .constant(let value):
             return value
         case .not(let inner):
-            return !evaluate(inner, object: object)
+            return !evaluate(inner, object: object, frame: &frame)
         case .and(let terms):
-            for term in terms where !evaluate(term, object: object) { return false }
+            for term in terms where !evaluate(term, object: object, frame: &frame) { return false }
             return true
         case .or(let terms):
-            for term in terms where evaluate(term, object: object) { return true }
+            for term in terms where evaluate(term, object: object, frame: &frame) { return true }
             return false
         case .comparison(let comparison):
-            return evaluate(comparison, object: object)
+            return evaluate(comparison, object: object, frame: &frame)
         }
     }
 
-    private mutating func evaluate(_ node: ComparisonNode, object: PredicateValue) -> Bool {
-        let left = value(of: node.left, object: object)
-        let right = value(of: node.right, object: object)
+    private func evaluate(_ node: ComparisonNode, object: PredicateValue, frame: inout PredicateFrame) -> Bool {
+        let left = value(of: node.left, object: object, frame: &frame)
+        let right = value(of: node.right, object: object, frame: &frame)
         switch node.modifier {
         case .direct:
             return test(node, left, right)
@@ -46,17 +52,24 @@ struct PredicateEvaluator {
             } else {
                 elements = [left]
             }
+            // Plain loops: closures here would copy the evaluator.
             switch node.modifier {
-            case .any: return elements.contains { test(node, $0, right) }
-            case .all: return elements.allSatisfy { test(node, $0, right) }
-            default: return !elements.contains { test(node, $0, right) }
+            case .any:
+                for element in elements where test(node, element, right) { return true }
+                return false
+            case .all:
+                for element in elements where !test(node, element, right) { return false }
+                return true
+            default:
+                for element in elements where test(node, element, right) { return false }
+                return true
             }
         }
     }
 
     // MARK: Expressions
 
-    mutating func value(of node: ExpressionNode, object: PredicateValue) -> PredicateValue {
+    func value(of node: ExpressionNode, object: PredicateValue, frame: inout PredicateFrame) -> PredicateValue {
         switch node {
         case .constant(let value):
             return value
@@ -65,49 +78,54 @@ struct PredicateEvaluator {
         case .variable(let slot, _):
             return frame[slot]
         case .keyPath(let base, let components):
-            return resolve(value(of: base, object: object), components[...])
+            let baseValue = value(of: base, object: object, frame: &frame)
+            // The common case, `$attachment.registeredTypeIdentifiers`: one key, no slice.
+            if components.count == 1, case .key(let key, let known) = components[0] { return lookup(baseValue, key, known) }
+            return resolve(baseValue, components[...])
         case .aggregate(let elements):
-            return .array(elements.map { value(of: $0, object: object) })
+            return .array(elements.map { value(of: $0, object: object, frame: &frame) })
         case .subquery(let subquery):
-            guard let elements = value(of: subquery.collection, object: object).collectionElements else { return .array([]) }
+            guard let elements = value(of: subquery.collection, object: object, frame: &frame).collectionElements else { return .array([]) }
             var kept: [PredicateValue] = []
             for element in elements {
                 frame[subquery.slot] = element
-                if evaluate(subquery.predicate, object: element) { kept.append(element) }
+                if evaluate(subquery.predicate, object: element, frame: &frame) { kept.append(element) }
             }
             return .array(kept)
         case .subqueryCount(let subquery):
-            guard let elements = value(of: subquery.collection, object: object).collectionElements else { return .integer(0) }
+            guard let elements = value(of: subquery.collection, object: object, frame: &frame).collectionElements else { return .integer(0) }
             var count = 0
             for element in elements {
                 frame[subquery.slot] = element
-                if evaluate(subquery.predicate, object: element) { count += 1 }
+                if evaluate(subquery.predicate, object: element, frame: &frame) { count += 1 }
             }
             return .integer(count)
         case .index(let base, let index):
-            return subscriptValue(value(of: base, object: object), index, object: object)
+            return subscriptValue(value(of: base, object: object, frame: &frame), index, object: object, frame: &frame)
         case .arithmetic(let symbol, let lhs, let rhs):
-            return arithmetic(symbol, value(of: lhs, object: object), value(of: rhs, object: object))
+            return arithmetic(symbol, value(of: lhs, object: object, frame: &frame), value(of: rhs, object: object, frame: &frame))
         case .negate(let operand):
-            switch value(of: operand, object: object) {
+            switch value(of: operand, object: object, frame: &frame) {
             case .integer(let number) where number != Int.min: return .integer(-number)
             case let other: return other.numericValue.map { .real(-$0) } ?? .null
             }
         }
     }
 
-    private mutating func subscriptValue(_ base: PredicateValue, _ index: IndexKind, object: PredicateValue) -> PredicateValue {
+    private func subscriptValue(_ base: PredicateValue, _ index: IndexKind, object: PredicateValue, frame: inout PredicateFrame) -> PredicateValue {
         switch index {
         case .first: return base.collectionElements?.first ?? .null
         case .last: return base.collectionElements?.last ?? .null
         case .size: return base.collectionElements.map { .integer($0.count) } ?? .null
         case .expression(let expression):
-            let key = value(of: expression, object: object)
+            let key = value(of: expression, object: object, frame: &frame)
             switch (base, key) {
             case (.array(let elements), .integer(let position)):
                 return elements.indices.contains(position) ? elements[position] : .null
             case (.dictionary(let entries), .string(let name)):
                 return entries[name] ?? .null
+            case (.object(let object), .string(let name)):
+                return ItemKey(rawValue: name).map { object.values[$0.index] } ?? .null
             default:
                 return .null
             }
@@ -138,19 +156,21 @@ struct PredicateEvaluator {
         guard let component = components.first else { return base }
         let rest = components.dropFirst()
         switch component {
-        case .key(let key):
-            return resolve(lookup(base, key), rest)
+        case .key(let key, let known):
+            return resolve(lookup(base, key, known), rest)
         case .collectionOperator(let op):
             return collectionOperator(op, base, rest)
         }
     }
 
-    private func lookup(_ base: PredicateValue, _ key: String) -> PredicateValue {
+    func lookup(_ base: PredicateValue, _ key: String, _ known: ItemKey?) -> PredicateValue {
         switch base {
+        case .object(let object):
+            return known.map { object.values[$0.index] } ?? .null
         case .dictionary(let entries):
             return entries[key] ?? .null
         case .array(let elements):
-            return .array(elements.map { lookup($0, key) })
+            return .array(elements.map { lookup($0, key, known) })
         case .string(let text):
             // An attributed string's `string` and `length`, so `attributedContentText.length > 0` ports.
             if key == "string" { return base }
@@ -225,5 +245,40 @@ struct PredicateEvaluator {
         var result: [PredicateValue] = []
         for value in values where !result.contains(where: { $0.isEqual(to: value) }) { result.append(value) }
         return result
+    }
+}
+
+/// The SUBQUERY variables of one evaluation. Real rules bind at most three, so the first four
+/// slots live inline and evaluating a rule allocates nothing for them.
+struct PredicateFrame {
+    private var slot0 = PredicateValue.null
+    private var slot1 = PredicateValue.null
+    private var slot2 = PredicateValue.null
+    private var slot3 = PredicateValue.null
+    private var overflow: [PredicateValue]
+
+    init(slotCount: Int) {
+        overflow = slotCount > 4 ? Array(repeating: .null, count: slotCount - 4) : []
+    }
+
+    subscript(slot: Int) -> PredicateValue {
+        get {
+            switch slot {
+            case 0: slot0
+            case 1: slot1
+            case 2: slot2
+            case 3: slot3
+            default: overflow[slot - 4]
+            }
+        }
+        set {
+            switch slot {
+            case 0: slot0 = newValue
+            case 1: slot1 = newValue
+            case 2: slot2 = newValue
+            case 3: slot3 = newValue
+            default: overflow[slot - 4] = newValue
+            }
+        }
     }
 }

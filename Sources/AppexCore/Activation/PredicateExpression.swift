@@ -72,16 +72,32 @@ struct StringOptions: OptionSet, Sendable, Hashable {
 }
 
 /// A comparison such as `ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO "public.image"`.
-struct ComparisonNode: Sendable {
-    var modifier: ComparisonModifier
-    var operation: ComparisonOperator
-    var options: StringOptions
-    var left: ExpressionNode
-    var right: ExpressionNode
+///
+/// A class, not a struct: the evaluator then binds one reference per visit instead of
+/// retaining every field.
+final class ComparisonNode: Sendable {
+    let modifier: ComparisonModifier
+    let operation: ComparisonOperator
+    let options: StringOptions
+    let left: ExpressionNode
+    let right: ExpressionNode
     /// The byte offset of the operator in the rule text.
-    var offset: Int
+    let offset: Int
     /// Prepared from a constant right-hand side: the folded string, LIKE pattern or regex.
-    var prepared: PreparedPattern?
+    let prepared: PreparedPattern?
+
+    init(
+        modifier: ComparisonModifier, operation: ComparisonOperator, options: StringOptions,
+        left: ExpressionNode, right: ExpressionNode, offset: Int, prepared: PreparedPattern?
+    ) {
+        self.modifier = modifier
+        self.operation = operation
+        self.options = options
+        self.left = left
+        self.right = right
+        self.offset = offset
+        self.prepared = prepared
+    }
 }
 
 /// What a constant right-hand side was compiled into.
@@ -105,8 +121,11 @@ final class PredicateRegex: @unchecked Sendable {
 
 /// A key-path component: a key, or a collection operator such as `@count`.
 enum KeyPathComponent: Sendable, Hashable {
-    case key(String)
+    /// A key, with its slot when it is one of the items' own keys (read without hashing).
+    case key(String, ItemKey?)
     case collectionOperator(CollectionOperator)
+
+    static func key(_ name: String) -> KeyPathComponent { .key(name, ItemKey(rawValue: name)) }
 }
 
 /// The collection operators of key-value coding.
@@ -121,12 +140,19 @@ enum IndexKind: Sendable {
     case expression(ExpressionNode)
 }
 
-/// `SUBQUERY(collection, $variable, predicate)`.
-struct SubqueryNode: Sendable {
-    var collection: ExpressionNode
-    var slot: Int
-    var variable: String
-    var predicate: PredicateNode
+/// `SUBQUERY(collection, $variable, predicate)`. A class for the same reason as ``ComparisonNode``.
+final class SubqueryNode: Sendable {
+    let collection: ExpressionNode
+    let slot: Int
+    let variable: String
+    let predicate: PredicateNode
+
+    init(collection: ExpressionNode, slot: Int, variable: String, predicate: PredicateNode) {
+        self.collection = collection
+        self.slot = slot
+        self.variable = variable
+        self.predicate = predicate
+    }
 }
 
 /// An expression: something that evaluates to a ``PredicateValue``.

@@ -45,11 +45,19 @@ struct PredicateLexer {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     private mutating func next() throws(ActivationRuleError) -> PredicateToken {
-        // White space of any kind, anywhere: spaces, tabs, newlines, carriage returns, form feeds.
-        while let byte = peek(), byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { index += 1 }
-        // U+00A0 (no-break space) and U+FEFF (byte-order mark) are white space too: editors insert them.
-        if peek() == 0xC2, peek(1) == 0xA0 { index += 2; return try next() }
-        if peek() == 0xEF, peek(1) == 0xBB, peek(2) == 0xBF { index += 3; return try next() }
+        // White space of any kind, anywhere: spaces, tabs, newlines, carriage returns, form feeds,
+        // and U+00A0 (no-break space) and U+FEFF (byte-order mark), which editors insert.
+        while let byte = peek() {
+            if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                index += 1
+            } else if byte == 0xC2, peek(1) == 0xA0 {
+                index += 2
+            } else if byte == 0xEF, peek(1) == 0xBB, peek(2) == 0xBF {
+                index += 3
+            } else {
+                break
+            }
+        }
         let start = index
         guard let byte = peek() else { return PredicateToken(kind: .end, start: start, end: start) }
 
@@ -108,8 +116,13 @@ struct PredicateLexer {
 
     private mutating func readWord() -> String {
         let start = index
-        while let byte = peek(), Self.isWordByte(byte) { index += 1 }
+        while let byte = peek(), Self.isWordByte(byte), !atUnicodeSpace() { index += 1 }
         return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    /// Whether a no-break space or byte-order mark, white space that is not ASCII, starts here.
+    private func atUnicodeSpace() -> Bool {
+        (peek() == 0xC2 && peek(1) == 0xA0) || (peek() == 0xEF && peek(1) == 0xBB && peek(2) == 0xBF)
     }
 
     private mutating func lexWord(start: Int) throws(ActivationRuleError) -> PredicateToken {

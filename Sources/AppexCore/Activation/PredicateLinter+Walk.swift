@@ -27,7 +27,7 @@ extension PredicateLinter {
                 switch component {
                 case .collectionOperator:
                     return .value
-                case .key(let key):
+                case .key(let key, _):
                     guard let next = current.child(key) else {
                         var hint = LintSuggestions.closest(to: key, among: current.knownKeys).map { "did you mean \($0)?" }
                             ?? "the keys here are \(current.knownKeys.joined(separator: ", "))"
@@ -74,6 +74,10 @@ extension PredicateLinter {
         if isTypeOperator, comparison.modifier == .direct, case .collection = leftShape {
             add(.missingAny, "\(comparison.operation.rawValue) compares the whole array of type identifiers, which is never a type, so it is always false",
                 offset: comparison.offset, hint: "add ANY before the key path: ANY $attachment.registeredTypeIdentifiers \(comparison.operation.rawValue) …")
+        }
+        if isTypeOperator, comparison.modifier != .direct, case .collection(.collection) = leftShape {
+            add(.missingAny, "the elements of this key path are arrays, not type identifiers, so \(comparison.modifier.rawValue) … \(comparison.operation.rawValue) is always false",
+                offset: comparison.offset, hint: "nest SUBQUERY per item and attachment, or flatten one level per array: SUBQUERY(extensionItems, $item, ANY $item.attachments.registeredTypeIdentifiers.@unionOfArrays \(comparison.operation.rawValue) …)")
         }
         let comparesTypes = isTypeOperator || leftShape == .typeIdentifier || leftShape == .collection(.typeIdentifier)
         guard comparesTypes else { return }

@@ -3,6 +3,8 @@ struct PredicateLinter {
     let predicate: CompiledPredicate
     let types: UTTypeGraph
     private var warnings: [ActivationRuleWarning] = []
+    /// Lint stops after this many warnings, so a hostile rule can't make it quadratic.
+    static let maximumWarnings = 50
     private let locator: SourceLocator
 
     init(predicate: CompiledPredicate, types: UTTypeGraph) {
@@ -61,6 +63,7 @@ struct PredicateLinter {
         _ code: ActivationRuleWarning.Code, _ message: String, severity: ActivationRuleWarning.Severity = .warning,
         offset: Int, hint: String?
     ) {
+        guard warnings.count < Self.maximumWarnings else { return }
         let (line, column) = locator.location(of: offset)
         let warning = ActivationRuleWarning(code, message, severity: severity, line: line, column: column, hint: hint)
         if !warnings.contains(warning) { warnings.append(warning) }
@@ -85,8 +88,8 @@ struct PredicateLinter {
             return values.allSatisfy { $0 == false } ? false : nil
         case .comparison(let comparison):
             if isConstant(comparison.left), isConstant(comparison.right) {
-                var evaluator = PredicateEvaluator(context: ActivationContext(items: ActivationItems([]), types: types), slotCount: 0)
-                return evaluator.evaluate(node, object: .null)
+                let evaluator = PredicateEvaluator(context: ActivationContext(items: ActivationItems([]), types: types))
+                return evaluator.evaluate(node, object: .null, slotCount: 0)
             }
             // A count is never negative: `….@count >= 0` always holds.
             if isCount(comparison.left), comparison.modifier == .direct, let bound = comparison.right.constantValue?.numericValue {

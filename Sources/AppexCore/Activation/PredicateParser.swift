@@ -204,16 +204,15 @@ struct PredicateParser {
         advance()
         let options = try parseOptions()
         let right = try parseExpression()
-        var node = ComparisonNode(
+        let prepared = try prepare(operation: operation, options: options, right: right, operatorToken: operatorToken)
+        return .comparison(ComparisonNode(
             modifier: modifier, operation: operation, options: options, left: left, right: right,
-            offset: operatorToken.start)
-        node.prepared = try prepare(node, operatorToken: operatorToken)
-        return .comparison(node)
+            offset: operatorToken.start, prepared: prepared))
     }
 
     func missingOperator(after left: ExpressionNode, leftToken: PredicateToken) -> ActivationRuleError {
         if current.kind == .end, case .keyPath(.evaluatedObject, let keys) = left, keys.count == 1,
-            case .key(let key) = keys[0], key.hasPrefix("NSExtension")
+            case .key(let key, _) = keys[0], key.hasPrefix("NSExtension")
         {
             return error(
                 .keyNameAsPredicate, at: leftToken, "the predicate is the key name '\(key)'",

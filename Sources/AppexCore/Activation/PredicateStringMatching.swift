@@ -93,28 +93,30 @@ enum PredicateStringMatching {
 
 extension PredicateParser {
     /// Prepares a constant right-hand side once, at parse time.
-    func prepare(_ node: ComparisonNode, operatorToken: PredicateToken) throws(ActivationRuleError) -> PreparedPattern? {
-        if node.operation == .between, let constant = node.right.constantValue {
+    func prepare(
+        operation: ComparisonOperator, options: StringOptions, right: ExpressionNode, operatorToken: PredicateToken
+    ) throws(ActivationRuleError) -> PreparedPattern? {
+        if operation == .between, let constant = right.constantValue {
             guard case .array(let bounds) = constant, bounds.count == 2 else {
                 throw error(at: operatorToken, "BETWEEN needs two bounds", expected: "an aggregate such as {1, 10}")
             }
         }
-        guard case .string(let text)? = node.right.constantValue else { return nil }
-        switch node.operation {
+        guard case .string(let text)? = right.constantValue else { return nil }
+        switch operation {
         case .utiConformsTo, .utiEquals:
             return .folded(text.lowercased())
         case .like:
-            return .like(PredicateStringMatching.likePattern(PredicateStringMatching.fold(text, node.options)))
+            return .like(PredicateStringMatching.likePattern(PredicateStringMatching.fold(text, options)))
         case .matches:
             do {
-                return .regex(PredicateRegex(try PredicateStringMatching.regex(text, node.options)))
+                return .regex(PredicateRegex(try PredicateStringMatching.regex(text, options)))
             } catch {
                 throw self.error(
                     at: operatorToken, "the MATCHES pattern \"\(text)\" is not a valid regular expression",
                     hint: "MATCHES takes an ICU regular expression that must match the whole string")
             }
         case .equal, .notEqual, .contains, .beginsWith, .endsWith, .in:
-            return node.options.compareOptions.isEmpty ? nil : .folded(PredicateStringMatching.fold(text, node.options))
+            return options.compareOptions.isEmpty ? nil : .folded(PredicateStringMatching.fold(text, options))
         default:
             return nil
         }

@@ -15,6 +15,8 @@ public enum PredicateValue: Sendable, Hashable {
     case data(Data)
     case array([PredicateValue])
     case dictionary([String: PredicateValue])
+    /// The root, an item or an attachment of ``ActivationItems``, whose keys are read by slot.
+    case object(PredicateObject)
 }
 
 extension PredicateValue {
@@ -63,6 +65,7 @@ extension PredicateValue {
         case .data(let data): "<\(data.count) bytes>"
         case .array(let values): "{" + values.map(\.formatDescription).joined(separator: ", ") + "}"
         case .dictionary(let entries): "{" + entries.keys.sorted().joined(separator: ", ") + "}"
+        case .object(let object): "<\(object.kind)>"
         }
     }
 }
@@ -79,6 +82,8 @@ extension PredicateValue {
         case (.integer(let a), .integer(let b)): return a == b
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.isEqual(to: $1) }
+        case (.object(let a), .object(let b)):
+            return a == b
         case (.dictionary(let a), .dictionary(let b)):
             return a.count == b.count && a.allSatisfy { key, value in b[key].map(value.isEqual(to:)) ?? false }
         default:

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// JSON has no dates or data: a date encodes as an ISO 8601 string and data as a base64
 /// string, and both decode back as strings. A JSON `null` cannot be decoded, since property
-/// lists have no null. Booleans, integers and reals keep their kinds.
+/// lists have no null. Booleans keep their kind; a number decodes as an integer when it has
+/// no fractional part (JSON does not tell `100.0` from `100`) and as a real otherwise.
 extension PropertyListValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

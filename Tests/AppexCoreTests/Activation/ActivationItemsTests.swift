@@ -72,3 +72,29 @@ import Testing
         #expect(try !ActivationRule(predicateFormat: "ANY extensionItems.attachments UTI-CONFORMS-TO 'public.image'").matches(context))
     }
 }
+
+@Test func wholeRealsComeBackAsIntegers() throws {
+    // JSON does not tell 100.0 from 100; both decode as integers (documented on PropertyListValue+Codable).
+    let value: PropertyListValue = ["r": .real(100), "f": .real(0.5), "i": 100, "b": true]
+    let decoded = try JSONDecoder().decode(PropertyListValue.self, from: try JSONEncoder().encode(value))
+    #expect(decoded == ["r": 100, "f": .real(0.5), "i": 100, "b": true])
+}
+
+@Test func fileProviderTypesConform() throws {
+    let items = ActivationItems([], fileproviderItems: [["filename": "a.jpg", "contentType": "public.jpeg"], ["filename": "b", "contentType": "public.folder"]])
+    let types = activationTestTypes()
+    #expect(try ActivationRule(predicateFormat: #"ANY fileproviderItems.contentType UTI-CONFORMS-TO "public.image""#).matches(items, types: types))
+    #expect(try !ActivationRule(predicateFormat: #"ALL fileproviderItems.contentType UTI-CONFORMS-TO "public.image""#).matches(items, types: types))
+    #expect(try ActivationRule(predicateFormat: #"SUBQUERY(fileproviderItems, $f, $f.filename LIKE "*.jpg").@count == 1"#).matches(items, types: types))
+}
+
+@Test func oneContextServesManyRules() throws {
+    let context = ActivationContext(items: items(["public.jpeg"], ["public.png"], text: "look"), types: activationTestTypes())
+    let rules: [ActivationRule] = [
+        try ActivationRule.parse(["NSExtensionActivationSupportsImageWithMaxCount": 2]),
+        try ActivationRule.parse(["NSExtensionActivationSupportsImageWithMaxCount": 1]),
+        try ActivationRule(predicateFormat: "SUBQUERY(extensionItems, $i, $i.attachments.@count == 2 AND $i.attributedContentText ==[c] 'LOOK').@count == 1"),
+        try ActivationRule(predicateFormat: "FALSEPREDICATE"),
+    ]
+    #expect(rules.map { $0.matches(context) } == [true, false, true, false])
+}

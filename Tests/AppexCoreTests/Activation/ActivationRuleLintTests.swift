@@ -58,6 +58,14 @@ import Testing
     @Test func missingAny() throws {
         let warnings = try lint(#"SUBQUERY(extensionItems, $i, SUBQUERY($i.attachments, $a, $a.registeredTypeIdentifiers UTI-CONFORMS-TO "public.image").@count > 0).@count > 0"#)
         #expect(warnings.map(\.code) == [.missingAny])
+        let nested = try lint(#"ANY extensionItems.attachments.registeredTypeIdentifiers UTI-CONFORMS-TO "public.image""#)
+        #expect(nested.map(\.code) == [.missingAny])
+        #expect(try !evaluate(#"ANY extensionItems.attachments.registeredTypeIdentifiers UTI-CONFORMS-TO "public.image""#, items(["public.jpeg"])))
+    }
+
+    @Test func warningsAreCapped() throws {
+        let rule = (0..<500).map { #"ANY extensionItems UTI-CONFORMS-TO "x.y\#($0)""# }.joined(separator: " OR ")
+        #expect(try lint(rule).count == 50)
     }
 
     @Test func unknownKeyPaths() throws {

@@ -1,4 +1,5 @@
 import AppexCore
+import Foundation
 import Testing
 
 /// Every real rule in ../shared/corpus parses or loads, or fails with the diagnostic its known
@@ -113,5 +114,41 @@ import Testing
         // The placeholder count "$(EXTENSION_ACTIVATION)" reads as 0, as integerValue does.
         let placeholder = try ActivationRule.parse(.dictionary(["NSExtensionActivationSupportsWebPageWithMaxCount": "$(EXTENSION_ACTIVATION)"]))
         #expect(!placeholder.matches(items(["public.url", "com.apple.property-list"]), types: types))
+    }
+}
+
+/// The whole Info.plists of the corpus: every activation rule in them is read from the plist itself.
+@Suite struct CorpusPlistTests {
+    @Test func everyRuleInEveryInfoPlist() throws {
+        guard let directory = corpusDirectory() else {
+            print("note: ../shared/corpus not found beside the package; skipping plist checks")
+            return
+        }
+        let folder = directory.appendingPathComponent("plists")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".plist") }.sorted()
+        var rules = 0
+        for name in names {
+            // Info.plists run through Xcode's preprocessor (#ifdef) are not plists until preprocessed.
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            let plist: PropertyListValue
+            do {
+                plist = try PropertyListValue(decoding: data)
+            } catch {
+                #expect(String(decoding: data, as: UTF8.self).contains("#if"), "\(name) does not decode: \(error)")
+                continue
+            }
+            guard let attributes = plist["NSExtension"]?["NSExtensionAttributes"] else { continue }
+            for key in ["NSExtensionActivationRule", "NSExtensionFileProviderActionActivationRule"] {
+                guard let value = attributes[key] else { continue }
+                rules += 1
+                do {
+                    let rule = try ActivationRule.parse(value)
+                    _ = ActivationRuleLint.check(rule, types: activationTestTypes())
+                } catch {
+                    #expect([.keyNameAsPredicate, .escapedQuotes].contains(error.code), "\(name): \(error)")
+                }
+            }
+        }
+        #expect(rules > 30)
     }
 }

@@ -70,6 +70,11 @@ import Testing
         #expect(error.message == "the rule holds U+FFFD, the replacement character left where invalid UTF-8 was decoded")
     }
 
+    @Test func manyNoBreakSpacesAndByteOrderMarks() throws {
+        let padding = String(repeating: "\u{A0}\u{FEFF}", count: 6_000)
+        #expect(try evaluate(padding + "TRUEPREDICATE" + padding))
+    }
+
     @Test func controlCharacters() throws {
         let error = try #require(compileError("a == 1 \u{7}"))
         #expect(error.found == "U+0007")
