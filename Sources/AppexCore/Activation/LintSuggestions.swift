@@ -45,38 +45,4 @@ enum LintSuggestions {
         }
         return previous[b.count]
     }
-
-    /// A declared type one edit away from `identifier` (a letter missing, extra, wrong or
-    /// swapped), found by trying each edit against the graph.
-    static func closestType(to identifier: String, in types: UTTypeGraph) -> String? {
-        let scalars = Array(identifier.lowercased().unicodeScalars)
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789.-".unicodeScalars)
-        func check(_ candidate: [Unicode.Scalar]) -> String? {
-            let text = String(String.UnicodeScalarView(candidate))
-            return types.declaration(for: text)?.identifier
-        }
-        for index in 0...scalars.count {
-            if index < scalars.count {
-                var deleted = scalars
-                deleted.remove(at: index)
-                if let found = check(deleted) { return found }
-                if index + 1 < scalars.count {
-                    var swapped = scalars
-                    swapped.swapAt(index, index + 1)
-                    if let found = check(swapped) { return found }
-                }
-            }
-            for letter in alphabet {
-                var inserted = scalars
-                inserted.insert(letter, at: index)
-                if let found = check(inserted) { return found }
-                if index < scalars.count, scalars[index] != letter {
-                    var replaced = scalars
-                    replaced[index] = letter
-                    if let found = check(replaced) { return found }
-                }
-            }
-        }
-        return nil
-    }
 }

@@ -115,7 +115,7 @@ extension PredicateLinter {
             return
         }
         guard types.declaration(for: identifier) == nil else { return }
-        let suggestion = LintSuggestions.closestType(to: identifier, in: types)
+        let suggestion = types.closestDeclaredIdentifier(to: identifier, maximumDistance: 2)
         add(.unknownType, "the type \"\(identifier)\" is not declared, so nothing conforms to it but itself", offset: offset,
             hint: suggestion.map { "did you mean \($0)?" } ?? "check the spelling, or declare it in UTExportedTypeDeclarations or UTImportedTypeDeclarations")
     }

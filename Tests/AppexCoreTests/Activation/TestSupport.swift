@@ -2,47 +2,9 @@ import AppexCore
 import Foundation
 import Testing
 
-/// The type graph activation tests evaluate against: the public.* hierarchy as Apple declares it.
-///
-/// The one place to change once `UTTypeGraph.system` lands: return `.system` here.
+/// The type graph rule tests evaluate in: the real system table.
 func activationTestTypes() -> UTTypeGraph {
-    TestTypeGraph.graph
-}
-
-private enum TestTypeGraph {
-    static let graph = UTTypeGraph(declarations: declarations)
-
-    static let declarations: [UTTypeDeclaration] = [
-        UTTypeDeclaration(identifier: "public.item"),
-        UTTypeDeclaration(identifier: "public.content"),
-        UTTypeDeclaration(identifier: "public.data", conformsTo: ["public.item"]),
-        UTTypeDeclaration(identifier: "public.directory", conformsTo: ["public.item"]),
-        UTTypeDeclaration(identifier: "public.folder", conformsTo: ["public.directory"]),
-        UTTypeDeclaration(identifier: "public.text", conformsTo: ["public.data", "public.content"]),
-        UTTypeDeclaration(identifier: "public.plain-text", conformsTo: ["public.text"], filenameExtensions: ["txt"], mimeTypes: ["text/plain"]),
-        UTTypeDeclaration(identifier: "public.utf8-plain-text", conformsTo: ["public.plain-text"]),
-        UTTypeDeclaration(identifier: "public.html", conformsTo: ["public.text"], mimeTypes: ["text/html"]),
-        UTTypeDeclaration(identifier: "public.source-code", conformsTo: ["public.plain-text"]),
-        UTTypeDeclaration(identifier: "public.swift-source", conformsTo: ["public.source-code"]),
-        UTTypeDeclaration(identifier: "public.vcard", conformsTo: ["public.text"]),
-        UTTypeDeclaration(identifier: "public.url", conformsTo: ["public.data"]),
-        UTTypeDeclaration(identifier: "public.file-url", conformsTo: ["public.url"]),
-        UTTypeDeclaration(identifier: "public.image", conformsTo: ["public.data", "public.content"]),
-        UTTypeDeclaration(identifier: "public.jpeg", conformsTo: ["public.image"], filenameExtensions: ["jpg", "jpeg"], mimeTypes: ["image/jpeg"]),
-        UTTypeDeclaration(identifier: "public.png", conformsTo: ["public.image"], filenameExtensions: ["png"], mimeTypes: ["image/png"]),
-        UTTypeDeclaration(identifier: "public.camera-raw-image", conformsTo: ["public.image"]),
-        UTTypeDeclaration(identifier: "public.audiovisual-content", conformsTo: ["public.data", "public.content"]),
-        UTTypeDeclaration(identifier: "public.movie", conformsTo: ["public.audiovisual-content"]),
-        UTTypeDeclaration(identifier: "public.mpeg-4", conformsTo: ["public.movie"], mimeTypes: ["video/mp4"]),
-        UTTypeDeclaration(identifier: "com.apple.quicktime-movie", conformsTo: ["public.movie"]),
-        UTTypeDeclaration(identifier: "public.audio", conformsTo: ["public.audiovisual-content"]),
-        UTTypeDeclaration(identifier: "public.mp3", conformsTo: ["public.audio"], mimeTypes: ["audio/mpeg"]),
-        UTTypeDeclaration(identifier: "public.composite-content", conformsTo: ["public.content"]),
-        UTTypeDeclaration(identifier: "com.adobe.pdf", conformsTo: ["public.data", "public.composite-content"], mimeTypes: ["application/pdf"]),
-        UTTypeDeclaration(identifier: "com.apple.property-list", conformsTo: ["public.data"]),
-        UTTypeDeclaration(identifier: "public.archive", conformsTo: ["public.data"]),
-        UTTypeDeclaration(identifier: "public.zip-archive", conformsTo: ["public.data", "public.archive"]),
-    ]
+    .system
 }
 
 /// Items with one item holding one attachment per list of type identifiers.
