@@ -146,6 +146,8 @@ import Testing
     @Test func typesConformsAndInfo() throws {
         #expect(try appex.run(["types", "conforms", "public.jpeg", "public.image"]).status == 0)
         #expect(try appex.run(["types", "conforms", "public.image", "public.jpeg"]).status == 1)
+        let conforms = try #require(try json(try appex.run(["types", "conforms", "--json", "com.adobe.pdf", "public.data"]).standardOutput) as? [String: Any])
+        #expect(conforms["conforms"] as? Bool == true)
         let info = try appex.run(["types", "info", ".jpg"])
         #expect(info.status == 0)
         #expect(info.standardOutput.hasPrefix("public.jpeg"))

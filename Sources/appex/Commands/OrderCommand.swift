@@ -15,12 +15,15 @@ struct OrderCommand: ParsableCommand {
     @Argument(help: "Extension identifiers, first to last.")
     var identifiers: [String]
 
+    @Flag(help: "Print the point's extensions, in their new order, as JSON.")
+    var json = false
+
     func run() throws {
         let registry = try RegistryAccess.open()
         let pointIdentifier = ExtensionPoint.catalog.point(named: point)?.id ?? point
         try RegistryAccess.run { () throws(RegistryError) in try registry.setOrder(identifiers, point: pointIdentifier) }
-        for plugIn in try RegistryAccess.run({ () throws(RegistryError) in try registry.extensions(point: pointIdentifier) }) {
-            print(plugIn.listLine(verbose: false))
-        }
+        let ordered = try RegistryAccess.run { () throws(RegistryError) in try registry.extensions(point: pointIdentifier) }
+        if json { return try Output.json(ordered.map(ExtensionSummary.init)) }
+        for plugIn in ordered { print(plugIn.listLine(verbose: false)) }
     }
 }

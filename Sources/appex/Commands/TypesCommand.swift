@@ -29,9 +29,16 @@ struct TypesConformsCommand: ParsableCommand {
     @Argument(help: "The type it may conform to, such as public.image.")
     var supertype: String
 
+    @Flag(help: "Print JSON.")
+    var json = false
+
     func run() throws {
         let conforms = InstalledTypes.graph.conforms(type, to: supertype)
-        print(conforms ? "yes: \(type) conforms to \(supertype)" : "no: \(type) does not conform to \(supertype)")
+        if json {
+            try Output.json(["type": .string(type), "supertype": .string(supertype), "conforms": .boolean(conforms)] as PropertyListValue)
+        } else {
+            print(conforms ? "yes: \(type) conforms to \(supertype)" : "no: \(type) does not conform to \(supertype)")
+        }
         if !conforms { throw CommandFailure.silent(CommandFailure.no) }
     }
 }

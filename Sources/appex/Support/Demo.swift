@@ -25,6 +25,7 @@ struct Demo {
         try install(apps)
         try list()
         try query()
+        try match()
         try userChoices()
         try validateBrokenBundle()
         try uninstall()
@@ -81,7 +82,10 @@ struct Demo {
 
     /// Item sets a host might hold, with what each is.
     static let itemSets: [(String, ActivationItems)] = [
-        ("some text", ActivationItems([.init(attributedContentText: "Buy oat milk")])),
+        // Hosts that share text send it as content text and as a plain-text attachment, as Apple's do.
+        ("some text", ActivationItems([.init(
+            attributedContentText: "Buy oat milk", attachments: [.init(registeredTypeIdentifiers: ["public.plain-text"])]
+        )])),
         ("a web URL", ActivationItems([.init(attachments: [.init(registeredTypeIdentifiers: ["public.url"])])])),
         ("3 JPEG photos", ActivationItems([.init(attachments: Array(repeating: .init(registeredTypeIdentifiers: ["public.jpeg"]), count: 3))])),
         ("12 PNG images", ActivationItems([.init(attachments: Array(repeating: .init(registeredTypeIdentifiers: ["public.png"]), count: 12))])),
@@ -107,6 +111,26 @@ struct Demo {
                 times.append(time)
             }
             print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(columns.map { $0.padding(toLength: 40, withPad: " ", startingAt: 0) }.joined())[\(times.joined(separator: ", "))]")
+        }
+    }
+
+    private func match() throws {
+        heading("Match one rule against items, as `appex match` does: compiled once, evaluated per item set")
+        guard let plugIn = try RegistryAccess.run({ () throws(RegistryError) in try registry.extension("com.example.notes.share") }),
+            let source = plugIn.manifest.activationRule
+        else { return }
+        let (rule, compileTime) = try timed { () throws -> ActivationRule in
+            do {
+                return try ActivationRule.parse(source)
+            } catch {
+                throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
+            }
+        }
+        print("  \(plugIn.displayName)'s predicate, compiled in \(compileTime)")
+        let types = try RegistryAccess.run { () throws(RegistryError) in try registry.typeGraph() }
+        for (name, items) in Self.itemSets {
+            let (matched, time) = timed { rule.matches(items, types: types) }
+            print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(matched ? "match" : "no match")  [\(time)]")
         }
     }
 
