@@ -91,7 +91,13 @@ extension Registry {
                 throw RegistryError(.conflict, "the extension \(id) has the identifier of an installed app", hint: "rename the extension")
             }
         }
-        if let installed = try AppRecord.fetchOne(db, key: identifier), !options.allowDowngrade,
+        if let installed = try Self.installedApp(identifier, db), installed.bundleIdentifier != identifier {
+            throw RegistryError(
+                .conflict, "\(identifier) differs only in case from the installed \(installed.bundleIdentifier)",
+                hint: "bundle identifiers compare case-insensitively, and the app's data lives under the installed spelling: keep \(installed.bundleIdentifier)"
+            )
+        }
+        if let installed = try Self.installedApp(identifier, db), !options.allowDowngrade,
             let old = installed.version, let new = app.info.version, BundleVersion(new) < BundleVersion(old)
         {
             throw RegistryError(
@@ -103,7 +109,7 @@ extension Registry {
 
     private func replaceRows(with app: AppBundle, _ db: Database) throws {
         let identifier = app.info.identifier
-        if let installed = try AppRecord.fetchOne(db, key: identifier) {
+        if let installed = try Self.installedApp(identifier, db) {
             try PendingRemovalRecord(path: URL(fileURLWithPath: installed.path).deletingLastPathComponent().path).save(db)
             try installed.delete(db)
         }
@@ -148,6 +154,11 @@ extension Registry {
         var names = ["": name([])]
         for language in languages { names[language] = name([language]) }
         return names
+    }
+
+    /// The installed app with this identifier, compared case-insensitively as bundle identifiers are.
+    static func installedApp(_ identifier: String, _ db: Database) throws -> AppRecord? {
+        try AppRecord.filter(Column("bundleIdentifier").collating(.nocase) == identifier).fetchOne(db)
     }
 
     static func usedApplicationFolders(_ db: Database) throws -> Set<String> {

@@ -14,7 +14,7 @@ extension Registry {
     /// The installed app `identifier` (compared case-insensitively), or `nil`.
     public func app(_ identifier: String) throws(RegistryError) -> InstalledApp? {
         try read("read \(identifier)") { db in
-            try AppRecord.filter(Column("bundleIdentifier").collating(.nocase) == identifier).fetchOne(db).map { try makeApp($0, db) }
+            try Self.installedApp(identifier, db).map { try makeApp($0, db) }
         }
     }
 
@@ -35,7 +35,8 @@ extension Registry {
                 arguments = [point]
             }
             sql += " ORDER BY p.position IS NULL, p.position, e.bundleIdentifier"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(makeExtension)
+            let languages = PreferredLanguages.current
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try makeExtension($0, languages: languages) }
         }
     }
 
@@ -43,7 +44,7 @@ extension Registry {
     public func `extension`(_ identifier: String) throws(RegistryError) -> InstalledExtension? {
         try read("read \(identifier)") { db in
             try Row.fetchOne(db, sql: Self.extensionSelect + " WHERE e.bundleIdentifier = ? COLLATE NOCASE", arguments: [identifier])
-                .map(makeExtension)
+                .map { try makeExtension($0, languages: PreferredLanguages.current) }
         }
     }
 
@@ -56,20 +57,21 @@ extension Registry {
         let rows = try Row.fetchAll(
             db, sql: Self.extensionSelect + " WHERE e.appIdentifier = ? ORDER BY e.bundleIdentifier", arguments: [record.bundleIdentifier])
         let info = try Self.bundleInfo(record.infoPlist, role: .application, identifier: record.bundleIdentifier)
+        let languages = PreferredLanguages.current
         return InstalledApp(
             identifier: record.bundleIdentifier,
-            displayName: PropertyListCoding.displayName(from: record.displayNames, languages: PreferredLanguages.current) ?? record.bundleIdentifier,
+            displayName: PropertyListCoding.displayName(from: record.displayNames, languages: languages) ?? record.bundleIdentifier,
             url: URL(fileURLWithPath: record.path), version: record.version, shortVersion: record.shortVersion, info: info,
             entitlements: try Self.entitlements(record.entitlements, identifier: record.bundleIdentifier),
-            installedAt: record.installedAt, extensions: try rows.map(makeExtension)
+            installedAt: record.installedAt, extensions: try rows.map { try makeExtension($0, languages: languages) }
         )
     }
 
-    private func makeExtension(_ row: Row) throws -> InstalledExtension {
+    private func makeExtension(_ row: Row, languages: [String]) throws -> InstalledExtension {
         let record = try ExtensionRecord(row: row)
         return InstalledExtension(
             identifier: record.bundleIdentifier, appIdentifier: record.appIdentifier, pointIdentifier: record.pointIdentifier,
-            displayName: PropertyListCoding.displayName(from: record.displayNames, languages: PreferredLanguages.current) ?? record.bundleIdentifier,
+            displayName: PropertyListCoding.displayName(from: record.displayNames, languages: languages) ?? record.bundleIdentifier,
             url: URL(fileURLWithPath: record.path), version: record.version, shortVersion: record.shortVersion,
             info: try Self.bundleInfo(record.infoPlist, role: .appExtension, identifier: record.bundleIdentifier),
             entitlements: try Self.entitlements(record.entitlements, identifier: record.bundleIdentifier),

@@ -19,7 +19,7 @@ extension Registry {
     @discardableResult
     public func uninstall(_ appIdentifier: String) throws(RegistryError) -> UninstallReport {
         let report: UninstallReport = try write("uninstall \(appIdentifier)") { db in
-            guard let app = try AppRecord.filter(Column("bundleIdentifier").collating(.nocase) == appIdentifier).fetchOne(db) else {
+            guard let app = try Self.installedApp(appIdentifier, db) else {
                 if let owner = try String.fetchOne(
                     db, sql: "SELECT appIdentifier FROM extension WHERE bundleIdentifier = ? COLLATE NOCASE", arguments: [appIdentifier])
                 {

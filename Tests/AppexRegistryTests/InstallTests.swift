@@ -153,4 +153,14 @@ import Testing
         #expect(try other.generation() > before)
         #expect(try other.apps().map(\.identifier) == ["com.example.notes"])
     }
+
+    @Test func aReinstallThatOnlyChangesTheIdentifiersCaseIsRefused() throws {
+        try registry.install(appAt: try BundleBuilder.app("com.example.tool", in: test.scratch).write())
+        let error = #expect(throws: RegistryError.self) {
+            try registry.install(appAt: try BundleBuilder.app("com.Example.Tool", in: test.scratch).write())
+        }
+        #expect(error?.code == .conflict)
+        #expect(error?.hint?.contains("keep com.example.tool") == true)
+        #expect(try registry.app("COM.EXAMPLE.TOOL")?.identifier == "com.example.tool")
+    }
 }
