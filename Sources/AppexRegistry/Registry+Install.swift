@@ -36,7 +36,10 @@ extension Registry {
         }
         let store = ApplicationStore(home: home)
         let installedURL: URL = try write("install \(source.lastPathComponent)") { db in
-            store.sweepApplications(keeping: try Self.usedApplicationFolders(db))
+            // Only a crashed install leaves a folder no app uses, so sweep only when the counts disagree.
+            if store.applicationFolderCount() != (try AppRecord.fetchCount(db)) {
+                store.sweepApplications(keeping: try Self.usedApplicationFolders(db))
+            }
             let copy = try store.copyIn(source.standardizedFileURL)
             do {
                 // Validate the copy, not only the source: it is what will run, and the source may have changed.
@@ -76,18 +79,18 @@ extension Registry {
 
     private func checkConflicts(_ app: AppBundle, options: InstallOptions, _ db: Database) throws {
         let identifier = app.info.identifier
-        if let owner = try String.fetchOne(db, sql: "SELECT appIdentifier FROM extension WHERE bundleIdentifier = ? COLLATE NOCASE", arguments: [identifier]) {
+        if let owner = try String.fetchOne(db, sql: "SELECT appIdentifier FROM extension WHERE bundleIdentifier = ?", arguments: [identifier]) {
             throw RegistryError(.conflict, "\(identifier) is already the identifier of an extension of \(owner)", hint: "give the app its own identifier")
         }
         for plugIn in app.extensions {
             let id = plugIn.info.identifier
             if let owner = try String.fetchOne(
-                db, sql: "SELECT appIdentifier FROM extension WHERE bundleIdentifier = ? COLLATE NOCASE AND appIdentifier != ?",
+                db, sql: "SELECT appIdentifier FROM extension WHERE bundleIdentifier = ? AND appIdentifier != ?",
                 arguments: [id, identifier])
             {
                 throw RegistryError(.conflict, "the extension \(id) is already installed as part of \(owner)", hint: "uninstall \(owner) first, or rename the extension")
             }
-            if try AppRecord.filter(Column("bundleIdentifier").collating(.nocase) == id).fetchCount(db) > 0 {
+            if try AppRecord.fetchOne(db, key: id) != nil {
                 throw RegistryError(.conflict, "the extension \(id) has the identifier of an installed app", hint: "rename the extension")
             }
         }
@@ -158,7 +161,7 @@ extension Registry {
 
     /// The installed app with this identifier, compared case-insensitively as bundle identifiers are.
     static func installedApp(_ identifier: String, _ db: Database) throws -> AppRecord? {
-        try AppRecord.filter(Column("bundleIdentifier").collating(.nocase) == identifier).fetchOne(db)
+        try AppRecord.fetchOne(db, key: identifier)
     }
 
     static func usedApplicationFolders(_ db: Database) throws -> Set<String> {

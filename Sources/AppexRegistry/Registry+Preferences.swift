@@ -43,10 +43,10 @@ extension Registry {
     }
 
     static func requireExtension(_ identifier: String, _ db: Database) throws -> String {
-        if let id = try String.fetchOne(db, sql: "SELECT bundleIdentifier FROM extension WHERE bundleIdentifier = ? COLLATE NOCASE", arguments: [identifier]) {
+        if let id = try String.fetchOne(db, sql: "SELECT bundleIdentifier FROM extension WHERE bundleIdentifier = ?", arguments: [identifier]) {
             return id
         }
-        if try String.fetchOne(db, sql: "SELECT bundleIdentifier FROM app WHERE bundleIdentifier = ? COLLATE NOCASE", arguments: [identifier]) != nil {
+        if try String.fetchOne(db, sql: "SELECT bundleIdentifier FROM app WHERE bundleIdentifier = ?", arguments: [identifier]) != nil {
             throw RegistryError(.notInstalled, "\(identifier) is an app, not an extension", hint: "`appex info \(identifier)` lists its extensions")
         }
         throw RegistryError(.notInstalled, "no extension \(identifier) is installed", hint: "`appex list` shows the installed extensions")

@@ -43,7 +43,7 @@ extension Registry {
     /// The installed extension `identifier` (compared case-insensitively), or `nil`.
     public func `extension`(_ identifier: String) throws(RegistryError) -> InstalledExtension? {
         try read("read \(identifier)") { db in
-            try Row.fetchOne(db, sql: Self.extensionSelect + " WHERE e.bundleIdentifier = ? COLLATE NOCASE", arguments: [identifier])
+            try Row.fetchOne(db, sql: Self.extensionSelect + " WHERE e.bundleIdentifier = ?", arguments: [identifier])
                 .map { try makeExtension($0, languages: PreferredLanguages.current) }
         }
     }
@@ -69,14 +69,14 @@ extension Registry {
 
     private func makeExtension(_ row: Row, languages: [String]) throws -> InstalledExtension {
         let record = try ExtensionRecord(row: row)
-        return InstalledExtension(
+        return InstalledExtension(.init(
             identifier: record.bundleIdentifier, appIdentifier: record.appIdentifier, pointIdentifier: record.pointIdentifier,
             displayName: PropertyListCoding.displayName(from: record.displayNames, languages: languages) ?? record.bundleIdentifier,
             url: URL(fileURLWithPath: record.path), version: record.version, shortVersion: record.shortVersion,
             info: try Self.bundleInfo(record.infoPlist, role: .appExtension, identifier: record.bundleIdentifier),
             entitlements: try Self.entitlements(record.entitlements, identifier: record.bundleIdentifier),
             isEnabled: row["enabled"], position: row["position"]
-        )
+        ))
     }
 
     static func bundleInfo(_ data: Data, role: BundleInfo.Role, identifier: String) throws -> BundleInfo {

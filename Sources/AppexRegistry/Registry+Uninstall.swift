@@ -21,7 +21,7 @@ extension Registry {
         let report: UninstallReport = try write("uninstall \(appIdentifier)") { db in
             guard let app = try Self.installedApp(appIdentifier, db) else {
                 if let owner = try String.fetchOne(
-                    db, sql: "SELECT appIdentifier FROM extension WHERE bundleIdentifier = ? COLLATE NOCASE", arguments: [appIdentifier])
+                    db, sql: "SELECT appIdentifier FROM extension WHERE bundleIdentifier = ?", arguments: [appIdentifier])
                 {
                     throw RegistryError(.notInstalled, "\(appIdentifier) is an extension, not an app", hint: "extensions come and go with their app: uninstall \(owner)")
                 }

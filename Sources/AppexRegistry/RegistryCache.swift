@@ -47,14 +47,19 @@ struct PointIndex: Sendable {
     func matches(_ context: ActivationContext) -> [InstalledExtension] {
         var results = [Bool?](repeating: nil, count: rules.count)
         var matching: [InstalledExtension] = []
-        for (plugIn, ruleIndex) in zip(extensions, ruleIndices) {
-            guard let ruleIndex else {
-                if offersExtensionsWithoutRule { matching.append(plugIn) }
-                continue
+        for position in extensions.indices {
+            let matches: Bool
+            if let ruleIndex = ruleIndices[position] {
+                if let known = results[ruleIndex] {
+                    matches = known
+                } else {
+                    matches = rules[ruleIndex].matches(context)
+                    results[ruleIndex] = matches
+                }
+            } else {
+                matches = offersExtensionsWithoutRule
             }
-            let result = results[ruleIndex] ?? rules[ruleIndex].matches(context)
-            results[ruleIndex] = result
-            if result { matching.append(plugIn) }
+            if matches { matching.append(extensions[position]) }
         }
         return matching
     }

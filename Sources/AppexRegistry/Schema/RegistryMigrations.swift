@@ -8,8 +8,10 @@ enum RegistryMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
+            // Bundle identifiers compare case-insensitively, as Apple's do: the schema says so,
+            // so uniqueness holds in any case and lookups use the index.
             try db.create(table: "app") { table in
-                table.primaryKey("bundleIdentifier", .text)
+                table.primaryKey("bundleIdentifier", .text).collate(.nocase)
                 table.column("path", .text).notNull().unique()
                 table.column("version", .text)
                 table.column("shortVersion", .text)
@@ -19,8 +21,8 @@ enum RegistryMigrations {
                 table.column("installedAt", .datetime).notNull()
             }
             try db.create(table: "extension") { table in
-                table.primaryKey("bundleIdentifier", .text)
-                table.column("appIdentifier", .text).notNull().indexed()
+                table.primaryKey("bundleIdentifier", .text).collate(.nocase)
+                table.column("appIdentifier", .text).notNull().collate(.nocase).indexed()
                     .references("app", column: "bundleIdentifier", onDelete: .cascade)
                 table.column("pointIdentifier", .text).notNull().indexed()
                 table.column("path", .text).notNull()
@@ -32,20 +34,20 @@ enum RegistryMigrations {
             }
             // Preferences outlive an install, so a reinstall keeps the user's choices: no foreign key.
             try db.create(table: "extensionPreference") { table in
-                table.primaryKey("extensionIdentifier", .text)
+                table.primaryKey("extensionIdentifier", .text).collate(.nocase)
                 table.column("enabled", .boolean).notNull().defaults(to: true)
                 table.column("position", .integer)
             }
             try db.create(table: "groupEntitlement") { table in
-                table.column("bundleIdentifier", .text).notNull()
-                table.column("appIdentifier", .text).notNull().indexed()
+                table.column("bundleIdentifier", .text).notNull().collate(.nocase)
+                table.column("appIdentifier", .text).notNull().collate(.nocase).indexed()
                     .references("app", column: "bundleIdentifier", onDelete: .cascade)
                 table.column("groupIdentifier", .text).notNull().indexed()
                 table.primaryKey(["bundleIdentifier", "groupIdentifier"])
             }
             try db.create(table: "typeDeclaration") { table in
                 table.autoIncrementedPrimaryKey("id")
-                table.column("appIdentifier", .text).notNull().indexed()
+                table.column("appIdentifier", .text).notNull().collate(.nocase).indexed()
                     .references("app", column: "bundleIdentifier", onDelete: .cascade)
                 table.column("identifier", .text).notNull()
                 table.column("isExported", .boolean).notNull()

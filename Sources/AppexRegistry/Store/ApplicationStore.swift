@@ -35,6 +35,11 @@ struct ApplicationStore {
         return final.appendingPathComponent(copy.lastPathComponent)
     }
 
+    /// How many entries `Applications/` holds: one per installed app, unless an install crashed.
+    func applicationFolderCount() -> Int {
+        ((try? fileManager.contentsOfDirectory(atPath: home.applicationsDirectory.path)) ?? []).count
+    }
+
     /// Removes folders under `Applications/` that no installed app uses: what an install that
     /// crashed before committing left behind. Call only while holding the registry's write lock.
     func sweepApplications(keeping used: Set<String>) {
