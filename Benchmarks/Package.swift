@@ -64,11 +64,12 @@ for target in benchmarkTargets {
     )
 }
 
-// Not a benchmark: a driver to run under a profiler (see ../BENCHMARKS.md).
+// Not a benchmark: a driver to run under a profiler (see ../BENCHMARKS.md). It lives outside
+// Benchmarks/, which the benchmark plugin treats as the folder of benchmark targets.
 package.targets.append(
     .executableTarget(
         name: "QueryProfile",
         dependencies: ["AppexBenchmarkSupport", .product(name: "AppexCore", package: appex), .product(name: "AppexRegistry", package: appex)],
-        path: "Profile"
+        path: "Tools/QueryProfile"
     )
 )
