@@ -8,6 +8,7 @@ import struct Foundation.URL
 // ordo-one/benchmark is used with only its `MallocInterposer` trait: malloc counts come from
 // the interposer, so no jemalloc (no system package) is needed, and the Swift 6.3 runtime
 // interposer (`RuntimeInterposer`, ARC counts) is left out.
+
 /// The main package's identity: SwiftPM names a path dependency after its folder, which is
 /// `appex` in one clone and `wt-bench` in another worktree.
 let appex = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
