@@ -1,0 +1,76 @@
+// swift-tools-version: 6.1
+import PackageDescription
+import struct Foundation.URL
+
+// The benchmark suite of Appex, kept out of the main package so `swift build` there stays light.
+// Run it with `swift package benchmark` from this folder; see ../BENCHMARKS.md.
+//
+// ordo-one/benchmark is used with only its `MallocInterposer` trait: malloc counts come from
+// the interposer, so no jemalloc (no system package) is needed, and the Swift 6.3 runtime
+// interposer (`RuntimeInterposer`, ARC counts) is left out.
+
+/// The main package's identity: SwiftPM names a path dependency after its folder, which is
+/// `appex` in one clone and `wt-bench` in another worktree.
+let appex = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
+
+let package = Package(
+    name: "AppexBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // Corpus rules and fixtures (bundles, a 10,000-extension home) the benchmarks share.
+        .target(
+            name: "AppexBenchmarkSupport",
+            dependencies: [
+                .product(name: "AppexCore", package: appex), .product(name: "AppexBundles", package: appex),
+                .product(name: "AppexRegistry", package: appex), .product(name: "AppexTesting", package: appex),
+            ],
+            path: "Support"
+        ),
+    ]
+)
+
+/// Every benchmark target: `Benchmarks/<Name>/`, built with the benchmark plugin.
+let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
+    ("Activation", [.product(name: "AppexCore", package: appex)]),
+    (
+        "ShareQuery",
+        [
+            .product(name: "AppexCore", package: appex), .product(name: "AppexRegistry", package: appex),
+            .product(name: "AppexTesting", package: appex), .product(name: "AppexBundles", package: appex),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]
+    ),
+    (
+        "Install",
+        [
+            .product(name: "AppexCore", package: appex), .product(name: "AppexBundles", package: appex),
+            .product(name: "AppexRegistry", package: appex), .product(name: "AppexTesting", package: appex),
+        ]
+    ),
+]
+
+for target in benchmarkTargets {
+    package.targets.append(
+        .executableTarget(
+            name: target.name,
+            dependencies: [.product(name: "Benchmark", package: "benchmark"), "AppexBenchmarkSupport"] + target.dependencies,
+            path: "Benchmarks/\(target.name)",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    )
+}
+
+// Not a benchmark: a driver to run under a profiler (see ../BENCHMARKS.md). It lives outside
+// Benchmarks/, which the benchmark plugin treats as the folder of benchmark targets.
+package.targets.append(
+    .executableTarget(
+        name: "QueryProfile",
+        dependencies: ["AppexBenchmarkSupport", .product(name: "AppexCore", package: appex), .product(name: "AppexRegistry", package: appex)],
+        path: "Tools/QueryProfile"
+    )
+)
