@@ -153,6 +153,7 @@ import Testing
         #expect(info.standardOutput.hasPrefix("public.jpeg"))
         let mime = try #require(try json(try appex.run(["types", "info", "--json", "image/png"]).standardOutput) as? [String: Any])
         #expect(mime["identifier"] as? String == "public.png")
+        #expect(try appex.run(["types", "info", "image/jpg"]).standardOutput.hasPrefix("public.jpeg"))
         #expect((mime["supertypes"] as? [String])?.contains("public.image") == true)
     }
 

@@ -110,7 +110,7 @@ import Testing
         #expect(graph.type(forMIMEType: "image/jpeg")?.identifier == "public.jpeg")
         #expect(graph.type(forFilenameExtension: "jpg")?.identifier == "public.jpeg")
         // Aliases and subclasses are unknown: dynamic types that are only data.
-        let jpg = try #require(graph.type(forMIMEType: "image/jpg"))
+        let jpg = try #require(graph.type(forMIMEType: "image/pjpeg"))
         #expect(jpg.isDynamic)
         #expect(!jpg.conforms(to: UTType.image))
         let csrc = try #require(graph.type(forMIMEType: "text/x-csrc"))
