@@ -41,12 +41,15 @@ public struct CommandRunner: Sendable {
         }
         try process.run()
         // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
-        let errorData = LockedData()
-        let errorReader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
-        errorReader.start()
+        let errorData = HandedOverData()
+        let errorRead = DispatchSemaphore(value: 0)
+        Thread {
+            errorData.value = error.fileHandleForReading.readDataToEndOfFile()
+            errorRead.signal()
+        }.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errorData.isSet { usleep(1000) }
+        errorRead.wait()
         try output.fileHandleForReading.close()
         try error.fileHandleForReading.close()
         return Result(
@@ -59,13 +62,8 @@ public struct CommandRunner: Sendable {
     }
 }
 
-/// Data handed from a reader thread to the test, once.
-private final class LockedData: @unchecked Sendable {
-    // @unchecked: every access goes through `lock`.
-    private let lock = NSLock()
-    private var data: Data?
-
-    func set(_ value: Data) { lock.withLock { data = value } }
-    var isSet: Bool { lock.withLock { data != nil } }
-    var value: Data { lock.withLock { data ?? Data() } }
+/// Data a reader thread hands to the test once, through a semaphore.
+private final class HandedOverData: @unchecked Sendable {
+    // @unchecked: written once by the reader thread before it signals, read only after the wait.
+    var value = Data()
 }
