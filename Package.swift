@@ -20,6 +20,9 @@ var package = Package(
         .library(name: "AppexCore", targets: ["AppexCore"]),
         .library(name: "AppexBundles", targets: ["AppexBundles"]),
         .library(name: "AppexRegistry", targets: ["AppexRegistry"]),
+        .library(name: "AppexWire", targets: ["AppexWire"]),
+        .library(name: "AppexSystem", targets: ["AppexSystem"]),
+        .library(name: "AppexIPC", targets: ["AppexIPC"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
@@ -32,6 +35,10 @@ var package = Package(
             resources: [.copy("Types/SystemTypes.plist")]
         ),
         .target(name: "AppexBundles", dependencies: ["AppexCore"]),
+        .target(name: "AppexWire", dependencies: ["AppexCore"]),
+        .target(name: "CAppexSystem"),
+        .target(name: "AppexSystem", dependencies: ["CAppexSystem"]),
+        .target(name: "AppexIPC", dependencies: ["AppexWire", "AppexSystem"]),
         .target(
             name: "AppexRegistry",
             dependencies: ["AppexCore", "AppexBundles", .product(name: "GRDB", package: "GRDB.swift")]
@@ -54,6 +61,9 @@ var package = Package(
         ),
         .executableTarget(name: "appexd", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
+        .testTarget(name: "AppexWireTests", dependencies: ["AppexWire"]),
+        .testTarget(name: "AppexSystemTests", dependencies: ["AppexSystem"]),
+        .testTarget(name: "AppexIPCTests", dependencies: ["AppexIPC"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "appex"]),
@@ -66,6 +76,6 @@ var package = Package(
     }
 )
 
-for target in package.targets where target.type != .plugin {
+for target in package.targets where target.type != .plugin && target.name != "CAppexSystem" {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

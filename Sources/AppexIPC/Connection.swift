@@ -1,0 +1,165 @@
+public import AppexSystem
+public import AppexWire
+import Foundation
+import Synchronization
+
+/// A framed, message-level connection over a Unix stream socket, with descriptor passing.
+///
+/// Sending is synchronous and safe from any thread. Receiving happens on the connection's
+/// own reader thread, which decodes each frame and calls the handler in order. A frame
+/// that can't be decoded closes this connection, and only this one, with the
+/// ``ConnectionClosure`` saying what was wrong.
+///
+/// ```swift
+/// let connection = Connection(socket: socket, name: "host")
+/// connection.start { incoming in print(incoming.message.name) } onClose: { print($0) }
+/// try connection.send(.ping(Call(1)))
+/// ```
+public final class Connection: Sendable, CustomStringConvertible {
+    /// For logs: what the other end is.
+    public let name: String
+    /// The socket. Owned by the connection, closed when the reader ends.
+    private let socket: FileDescriptor
+    private let sendLock = Mutex(())
+    private let state = Mutex(State())
+    private let calls = PendingCalls()
+
+    private struct State {
+        var started = false
+        var closure: ConnectionClosure?
+        var version: UInt32 = WireVersion.current
+    }
+
+    /// Wraps a connected socket. Nothing is read until ``start(handler:onClose:)``.
+    public init(socket: FileDescriptor, name: String) {
+        self.socket = socket
+        self.name = name
+    }
+
+    /// The kernel's record of the peer.
+    public func peerCredentials() throws(SystemError) -> PeerCredentials {
+        try PeerCredentials(of: socket)
+    }
+
+    /// A pidfd for the peer, taken by the kernel at connect time.
+    public func peerProcess() throws(SystemError) -> ProcessDescriptor {
+        try ProcessDescriptor(peerOf: socket)
+    }
+
+    /// Why the connection closed, once it has.
+    public var closure: ConnectionClosure? { state.withLock { $0.closure } }
+
+    /// Sends one message, with `descriptors` in its slots 0, 1, …. The descriptors stay
+    /// the caller's; the peer receives copies.
+    public func send(_ message: WireMessage, descriptors: [FileDescriptor] = []) throws(ConnectionError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try message.frameBytes(descriptorCount: descriptors.count)
+        } catch {
+            throw ConnectionError.wire(error)
+        }
+        let sent: Result<Void, SystemError> = sendLock.withLock { _ in
+            bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in try UnixSocket.send(socket, buffer, descriptors: descriptors) }
+            }
+        }
+        if case .failure(let error) = sent { throw .system(error) }
+    }
+
+    /// Sends a call and waits for the answer with the same call number: the message built
+    /// by `message(call)`, answered by a message whose ``WireMessage/callNumber`` matches.
+    /// A ``WireMessage/failure(_:)`` answer is thrown as ``ConnectionError/failed(_:)``.
+    public func call(_ message: (UInt64) -> WireMessage, descriptors: [FileDescriptor] = []) async throws(ConnectionError) -> IncomingMessage {
+        let number = calls.nextNumber()
+        let answer: Result<IncomingMessage, ConnectionError> = await withCheckedContinuation { continuation in
+            calls.register(number, continuation)
+            if let closure = self.closure {
+                calls.resume(number, with: .failure(.closed(closure)))
+                return
+            }
+            do throws(ConnectionError) {
+                try send(message(number), descriptors: descriptors)
+            } catch {
+                calls.resume(number, with: .failure(error))
+            }
+        }
+        let incoming = try answer.get()
+        if case .failure(let failure) = incoming.message { throw .failed(failure.error) }
+        return incoming
+    }
+
+    /// Starts the reader thread. `handler` gets every message that isn't the answer to a
+    /// ``call(_:descriptors:)``; `onClose` runs once, last, when the connection ends.
+    public func start(handler: @escaping @Sendable (IncomingMessage) -> Void,
+                      onClose: @escaping @Sendable (ConnectionClosure) -> Void = { _ in }) {
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        precondition(!alreadyStarted, "Connection.start called twice on \(name)")
+        let thread = Thread { [self] in
+            let closure = readLoop(handler: handler)
+            finish(closure)
+            onClose(closure)
+        }
+        thread.name = "appex-\(name)"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Closes the connection: the reader stops and `onClose` gets ``ConnectionClosure/closedLocally``.
+    public func close() {
+        state.withLock { state in
+            if state.closure == nil { state.closure = .closedLocally }
+        }
+        UnixSocket.shutdown(socket)
+        if !state.withLock({ $0.started }) {
+            finish(.closedLocally)
+        }
+    }
+
+    private func finish(_ closure: ConnectionClosure) {
+        let final = state.withLock { state in
+            if state.closure == nil { state.closure = closure }
+            return state.closure!
+        }
+        calls.failAll(.closed(final))
+        socket.close()
+    }
+
+    private func readLoop(handler: (IncomingMessage) -> Void) -> ConnectionClosure {
+        var decoder = FrameDecoder()
+        var received: [FileDescriptor] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let before = received.count
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { raw in
+                    try UnixSocket.receive(socket, into: raw, descriptors: &received)
+                }
+            } catch let error as SystemError {
+                if let closure = self.closure { return closure }
+                return error.errno == EMSGSIZE ? .protocolError(WireError(.descriptorMismatch, at: decoder.streamOffset, "more descriptors arrived than one read may take")) : .systemError(error)
+            } catch {
+                return .systemError(SystemError("recvmsg", errno: EIO))
+            }
+            if count == 0 { return self.closure ?? .endOfStream }
+            decoder.receive(buffer[..<count], descriptors: received.count - before)
+            do {
+                while let frame = try decoder.nextFrame() {
+                    let descriptors = Array(received.prefix(frame.descriptorCount))
+                    received.removeFirst(frame.descriptorCount)
+                    let message = try WireMessage(frame)
+                    let incoming = IncomingMessage(message: message, descriptors: descriptors)
+                    if let number = message.callNumber, calls.resume(number, with: .success(incoming)) { continue }
+                    handler(incoming)
+                }
+            } catch {
+                return .protocolError(error)
+            }
+        }
+    }
+
+    public var description: String { "connection to \(name)" }
+}

@@ -1,0 +1,96 @@
+import CAppexSystem
+import Glibc
+
+/// A process, held through a pidfd: it can't be confused with a later process that reuses
+/// the pid, and its exit can be waited for with poll.
+public final class ProcessDescriptor: Sendable, CustomStringConvertible {
+    /// The process id when the descriptor was taken.
+    public let processID: Int32
+    /// The pidfd.
+    public let descriptor: FileDescriptor
+
+    /// Takes ownership of `pidfd`, a pidfd for `processID`.
+    public init(processID: Int32, owning pidfd: FileDescriptor) {
+        self.processID = processID
+        self.descriptor = pidfd
+    }
+
+    /// A pidfd for the process `processID` (pidfd_open).
+    public convenience init(processID: Int32) throws(SystemError) {
+        let raw = try retrying("pidfd_open", subject: "pid \(processID)") { appex_pidfd_open(processID) }
+        self.init(processID: processID, owning: FileDescriptor(owning: raw))
+    }
+
+    /// The peer of `socket`, taken by the kernel at connect time (SO_PEERPIDFD). Where the
+    /// kernel predates it, falls back to opening the pid SO_PEERCRED reports.
+    public convenience init(peerOf socket: FileDescriptor) throws(SystemError) {
+        let credentials = try PeerCredentials(of: socket)
+        let raw = appex_peer_pidfd(socket.rawValue)
+        if raw >= 0 {
+            self.init(processID: credentials.processID, owning: FileDescriptor(owning: raw))
+        } else {
+            try self.init(processID: credentials.processID)
+        }
+    }
+
+    /// Sends `signal`; does nothing if the process has already exited.
+    public func send(signal: Int32) {
+        _ = appex_pidfd_send_signal(descriptor.rawValue, signal)
+    }
+
+    /// Whether the process has exited (its pidfd is readable). Doesn't reap it.
+    public var hasExited: Bool { waitForExit(timeoutMilliseconds: 0) }
+
+    /// Waits up to `timeoutMilliseconds` (-1: forever) for the process to exit.
+    /// Returns whether it did.
+    @discardableResult
+    public func waitForExit(timeoutMilliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        while true {
+            let result = poll(&entry, 1, timeoutMilliseconds)
+            if result >= 0 { return result > 0 }
+            if errno != EINTR { return false }
+        }
+    }
+
+    /// Reaps this child if it has exited, returning how it ended; nil while it runs.
+    /// Only the parent can reap; for other processes this returns nil.
+    public func reap() -> ExitStatus? {
+        var code: Int32 = 0
+        var status: Int32 = 0
+        guard appex_pidfd_reap(descriptor.rawValue, &code, &status) == 1 else { return nil }
+        switch code {
+        case Int32(CLD_EXITED): return .exited(status)
+        case Int32(CLD_DUMPED): return .signaled(status, coreDumped: true)
+        default: return .signaled(status, coreDumped: false)
+        }
+    }
+
+    public var description: String { "pid \(processID)" }
+}
+
+/// How a process ended.
+public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
+    /// It called exit with this status.
+    case exited(Int32)
+    /// A signal ended it.
+    case signaled(Int32, coreDumped: Bool)
+
+    public var description: String {
+        switch self {
+        case .exited(let status): return "exited with status \(status)"
+        case .signaled(let signal, let dumped):
+            return "killed by \(Self.signalName(signal))\(dumped ? " (core dumped)" : "")"
+        }
+    }
+
+    /// The C name of a signal, such as `SIGSEGV`.
+    public static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+            SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGSYS: "SIGSYS", SIGXCPU: "SIGXCPU",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+}

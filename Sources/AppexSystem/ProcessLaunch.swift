@@ -1,0 +1,64 @@
+import CAppexSystem
+import Glibc
+
+/// How to start a process: the executable, its arguments and environment, and exactly
+/// which descriptors it gets. Every other descriptor is closed in the child.
+///
+/// ```swift
+/// let (ours, theirs) = try UnixSocket.pair()
+/// let child = try ProcessLaunch(executable: "/usr/bin/cat", descriptors: [(theirs, 0)]).spawn()
+/// ```
+public struct ProcessLaunch: Sendable {
+    /// The absolute path of the executable.
+    public var executable: String
+    /// The arguments after argv[0], which is the executable's path.
+    public var arguments: [String]
+    /// The whole environment, as `NAME=value` pairs.
+    public var environment: [String: String]
+    /// Descriptors to install in the child, each at the given number. 0, 1 and 2 are
+    /// /dev/null unless listed.
+    public var descriptors: [(FileDescriptor, Int32)]
+    /// The child's working directory; nil keeps this process's.
+    public var directory: String?
+    /// Whether the child gets SIGKILL if this process dies (PR_SET_PDEATHSIG). The kernel
+    /// ties this to the spawning thread, so spawn from a thread that lives as long as the
+    /// process, or watch the child another way too.
+    public var diesWithParent: Bool
+
+    public init(executable: String, arguments: [String] = [], environment: [String: String] = [:],
+                descriptors: [(FileDescriptor, Int32)] = [], directory: String? = nil, diesWithParent: Bool = false) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.descriptors = descriptors
+        self.directory = directory
+        self.diesWithParent = diesWithParent
+    }
+
+    /// Forks and executes. Returns once the child has executed, or throws the exec's error
+    /// (such as ENOENT) with no process left behind.
+    public func spawn() throws(SystemError) -> ProcessDescriptor {
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        let fds = descriptors.map { $0.0.rawValue }
+        let targets = descriptors.map(\.1)
+        var pidfd: Int32 = -1
+        let pid = fds.withUnsafeBufferPointer { fds in
+            targets.withUnsafeBufferPointer { targets in
+                let cDirectory = directory.map { strdup($0) } ?? nil
+                defer { free(cDirectory) }
+                var options = appex_spawn_options(
+                    fds: fds.baseAddress, targets: targets.baseAddress, fdCount: Int32(fds.count),
+                    directory: cDirectory, dieWithParent: diesWithParent ? 1 : 0
+                )
+                return appex_spawn(executable, argv, envp, &options, &pidfd)
+            }
+        }
+        guard pid > 0 else { throw SystemError("spawn", subject: executable) }
+        return ProcessDescriptor(processID: pid, owning: FileDescriptor(owning: pidfd))
+    }
+}

@@ -1,0 +1,127 @@
+import CAppexSystem
+import Glibc
+
+/// Unix-domain stream sockets that carry file descriptors beside their bytes.
+public enum UnixSocket {
+    /// The most descriptors one send may carry.
+    public static let maximumDescriptorsPerSend = Int(APPEX_MAX_FDS_PER_MESSAGE)
+
+    /// A connected pair of sockets, both close-on-exec.
+    public static func pair() throws(SystemError) -> (FileDescriptor, FileDescriptor) {
+        var fds: [Int32] = [-1, -1]
+        _ = try retrying("socketpair") { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) }
+        return (FileDescriptor(owning: fds[0]), FileDescriptor(owning: fds[1]))
+    }
+
+    /// A socket listening at `path`, which must not exist yet.
+    public static func listen(at path: String, backlog: Int32 = 128) throws(SystemError) -> FileDescriptor {
+        let socket = try makeSocket()
+        try withAddress(of: path, operation: "bind") { address, length throws(SystemError) in
+            _ = try retrying("bind", subject: path) { bind(socket.rawValue, address, length) }
+        }
+        _ = try retrying("listen", subject: path) { Glibc.listen(socket.rawValue, backlog) }
+        return socket
+    }
+
+    /// A socket connected to the listener at `path`.
+    public static func connect(to path: String) throws(SystemError) -> FileDescriptor {
+        let socket = try makeSocket()
+        try withAddress(of: path, operation: "connect") { address, length throws(SystemError) in
+            _ = try retrying("connect", subject: path) { Glibc.connect(socket.rawValue, address, length) }
+        }
+        return socket
+    }
+
+    /// The next connection on `listener`, close-on-exec; blocks until one arrives.
+    public static func accept(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor {
+        let raw = try retrying("accept") { appex_accept(listener.rawValue) }
+        return FileDescriptor(owning: raw)
+    }
+
+    /// Sends all of `bytes`, with `descriptors` attached to the first of them.
+    /// The descriptors stay owned by the caller; the peer receives its own copies.
+    public static func send(_ socket: FileDescriptor, _ bytes: UnsafeRawBufferPointer, descriptors: [FileDescriptor] = []) throws(SystemError) {
+        precondition(descriptors.count <= maximumDescriptorsPerSend, "at most \(maximumDescriptorsPerSend) descriptors per send")
+        let raws = descriptors.map(\.rawValue)
+        var offset = 0
+        repeat {
+            let attached = offset == 0 ? raws : []
+            let sent = try attached.withUnsafeBufferPointer { fds throws(SystemError) in
+                try retrying("sendmsg") {
+                    appex_send_with_fds(socket.rawValue, bytes.baseAddress.map { $0 + offset }, bytes.count - offset,
+                                        fds.baseAddress, Int32(fds.count))
+                }
+            }
+            offset += sent
+        } while offset < bytes.count
+    }
+
+    /// Receives up to `buffer.count` bytes and the descriptors that came with them.
+    /// Returns 0 at end of stream. Throws `EMSGSIZE` as a ``SystemError`` if the peer sent
+    /// more descriptors than one receive may take (those were closed).
+    public static func receive(_ socket: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer,
+                               descriptors: inout [FileDescriptor]) throws(SystemError) -> Int {
+        var fds = [Int32](repeating: -1, count: maximumDescriptorsPerSend)
+        var fdCount: Int32 = 0
+        var truncated: Int32 = 0
+        let got = try fds.withUnsafeMutableBufferPointer { fds throws(SystemError) in
+            try retrying("recvmsg") {
+                appex_receive_with_fds(socket.rawValue, buffer.baseAddress, buffer.count,
+                                       fds.baseAddress, Int32(fds.count), &fdCount, &truncated)
+            }
+        }
+        descriptors += fds.prefix(Int(fdCount)).map { FileDescriptor(owning: $0) }
+        if truncated != 0 { throw SystemError("recvmsg", subject: "descriptors truncated", errno: EMSGSIZE) }
+        return got
+    }
+
+    /// Shuts down both directions, waking any thread blocked reading the socket.
+    public static func shutdown(_ socket: FileDescriptor) {
+        _ = Glibc.shutdown(socket.rawValue, Int32(SHUT_RDWR))
+    }
+
+    /// Makes a blocked send fail with EAGAIN after `seconds`, so a peer that stops reading
+    /// can't stall the sender forever.
+    public static func setSendTimeout(_ socket: FileDescriptor, seconds: Double) throws(SystemError) {
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        _ = try retrying("setsockopt", subject: "SO_SNDTIMEO") {
+            setsockopt(socket.rawValue, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    private static func makeSocket() throws(SystemError) -> FileDescriptor {
+        let raw = try retrying("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        return FileDescriptor(owning: raw)
+    }
+
+    /// Calls `body` with a `sockaddr_un` for `path`. A path longer than `sun_path` is reached
+    /// through its folder's descriptor (`/proc/self/fd/N/name`), which the kernel resolves.
+    private static func withAddress(of path: String, operation: String,
+                                    _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> Void) throws(SystemError) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        var folder: FileDescriptor?
+        var reachable = path
+        if path.utf8.count >= capacity {
+            let slash = path.lastIndex(of: "/") ?? path.startIndex
+            let directory = String(path[..<slash])
+            let folderPath = directory.isEmpty ? "/" : directory
+            folder = FileDescriptor(owning: try retrying("open", subject: folderPath) { appex_open_path(folderPath) })
+            reachable = "/proc/self/fd/\(folder!.rawValue)/" + path[path.index(after: slash)...]
+            if reachable.utf8.count >= capacity { throw SystemError(operation, subject: path, errno: ENAMETOOLONG) }
+        }
+        defer { folder?.close() }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(reachable.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        try withUnsafePointer(to: &address) { pointer throws(SystemError) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemError) in
+                try body(address, length)
+            }
+        }
+    }
+}

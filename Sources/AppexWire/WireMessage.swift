@@ -1,0 +1,180 @@
+/// Every message of the protocol, by the type number its frame header carries.
+///
+/// The numbers are part of the protocol (docs/wire.md, "Message types"): a number is never
+/// reused for another message.
+public enum WireMessage: Sendable, Hashable {
+    // Every channel
+    case hello(Hello)
+    case welcome(Welcome)
+    case failure(Failure)
+    case goodbye(Goodbye)
+    case ping(Call)
+    case pong(Call)
+    // Host or CLI to daemon, and back
+    case queryExtensions(QueryExtensions)
+    case queryResult(QueryResult)
+    case beginRequest(BeginRequest)
+    case requestStarted(RequestStarted)
+    case endRequest(RequestReference)
+    case cancelRequest(RequestReference)
+    case requestInterrupted(RequestInterrupted)
+    case listProcesses(Call)
+    case processList(ProcessList)
+    // Extension to daemon, and back
+    case checkIn(CheckIn)
+    case openURL(OpenURL)
+    case openURLResult(OpenURLResult)
+    // Host and extension, on their session
+    case extensionRequest(RequestItems)
+    case loadRequest(LoadRequest)
+    case loadResult(LoadResult)
+    case completeRequest(RequestItems)
+    case cancelledRequest(CancelledRequest)
+    case requestAcknowledged(RequestReference)
+
+    /// The type number in the frame header.
+    public var type: UInt16 {
+        switch self {
+        case .hello: 1
+        case .welcome: 2
+        case .failure: 3
+        case .goodbye: 4
+        case .ping: 5
+        case .pong: 6
+        case .queryExtensions: 10
+        case .queryResult: 11
+        case .beginRequest: 12
+        case .requestStarted: 13
+        case .endRequest: 14
+        case .cancelRequest: 15
+        case .requestInterrupted: 16
+        case .listProcesses: 17
+        case .processList: 18
+        case .checkIn: 30
+        case .openURL: 31
+        case .openURLResult: 32
+        case .extensionRequest: 40
+        case .loadRequest: 41
+        case .loadResult: 42
+        case .completeRequest: 43
+        case .cancelledRequest: 44
+        case .requestAcknowledged: 45
+        }
+    }
+
+    /// The message's name, as docs/wire.proto spells it, for logs and errors.
+    public var name: String {
+        switch self {
+        case .hello: "Hello"
+        case .welcome: "Welcome"
+        case .failure: "Failure"
+        case .goodbye: "Goodbye"
+        case .ping: "Ping"
+        case .pong: "Pong"
+        case .queryExtensions: "QueryExtensions"
+        case .queryResult: "QueryResult"
+        case .beginRequest: "BeginRequest"
+        case .requestStarted: "RequestStarted"
+        case .endRequest: "EndRequest"
+        case .cancelRequest: "CancelRequest"
+        case .requestInterrupted: "RequestInterrupted"
+        case .listProcesses: "ListProcesses"
+        case .processList: "ProcessList"
+        case .checkIn: "CheckIn"
+        case .openURL: "OpenURL"
+        case .openURLResult: "OpenURLResult"
+        case .extensionRequest: "ExtensionRequest"
+        case .loadRequest: "LoadRequest"
+        case .loadResult: "LoadResult"
+        case .completeRequest: "CompleteRequest"
+        case .cancelledRequest: "CancelledRequest"
+        case .requestAcknowledged: "RequestAcknowledged"
+        }
+    }
+
+    /// The message's protobuf encoding.
+    public func encodedPayload() -> [UInt8] {
+        switch self {
+        case .hello(let m): m.encoded()
+        case .welcome(let m): m.encoded()
+        case .failure(let m): m.encoded()
+        case .goodbye(let m): m.encoded()
+        case .ping(let m), .pong(let m), .listProcesses(let m): m.encoded()
+        case .queryExtensions(let m): m.encoded()
+        case .queryResult(let m): m.encoded()
+        case .beginRequest(let m): m.encoded()
+        case .requestStarted(let m): m.encoded()
+        case .endRequest(let m), .cancelRequest(let m), .requestAcknowledged(let m): m.encoded()
+        case .requestInterrupted(let m): m.encoded()
+        case .processList(let m): m.encoded()
+        case .checkIn(let m): m.encoded()
+        case .openURL(let m): m.encoded()
+        case .openURLResult(let m): m.encoded()
+        case .extensionRequest(let m), .completeRequest(let m): m.encoded()
+        case .loadRequest(let m): m.encoded()
+        case .loadResult(let m): m.encoded()
+        case .cancelledRequest(let m): m.encoded()
+        }
+    }
+
+    /// The whole frame for this message, announcing `descriptorCount` descriptors.
+    /// Throws if the payload is larger than a frame may carry.
+    public func frameBytes(descriptorCount: Int = 0) throws(WireError) -> [UInt8] {
+        let payload = encodedPayload()
+        guard payload.count <= Frame.maximumPayloadSize else {
+            throw WireError(.messageTooLarge, at: 0, "\(name) encodes to \(payload.count) bytes; a frame carries at most \(Frame.maximumPayloadSize). Send large data as a descriptor")
+        }
+        guard descriptorCount <= Frame.maximumDescriptors else {
+            throw WireError(.messageTooLarge, at: 0, "\(name) would carry \(descriptorCount) descriptors; a frame carries at most \(Frame.maximumDescriptors)")
+        }
+        return Frame(type: type, descriptorCount: descriptorCount, payload: payload[...]).bytes
+    }
+
+    /// Decodes a frame's payload by its type.
+    public init(_ frame: Frame) throws(WireError) {
+        let p = frame.payload
+        switch frame.type {
+        case 1: self = .hello(try Hello(decoding: p))
+        case 2: self = .welcome(try Welcome(decoding: p))
+        case 3: self = .failure(try Failure(decoding: p))
+        case 4: self = .goodbye(try Goodbye(decoding: p))
+        case 5: self = .ping(try Call(decoding: p))
+        case 6: self = .pong(try Call(decoding: p))
+        case 10: self = .queryExtensions(try QueryExtensions(decoding: p))
+        case 11: self = .queryResult(try QueryResult(decoding: p))
+        case 12: self = .beginRequest(try BeginRequest(decoding: p))
+        case 13: self = .requestStarted(try RequestStarted(decoding: p))
+        case 14: self = .endRequest(try RequestReference(decoding: p))
+        case 15: self = .cancelRequest(try RequestReference(decoding: p))
+        case 16: self = .requestInterrupted(try RequestInterrupted(decoding: p))
+        case 17: self = .listProcesses(try Call(decoding: p))
+        case 18: self = .processList(try ProcessList(decoding: p))
+        case 30: self = .checkIn(try CheckIn(decoding: p))
+        case 31: self = .openURL(try OpenURL(decoding: p))
+        case 32: self = .openURLResult(try OpenURLResult(decoding: p))
+        case 40: self = .extensionRequest(try RequestItems(decoding: p))
+        case 41: self = .loadRequest(try LoadRequest(decoding: p))
+        case 42: self = .loadResult(try LoadResult(decoding: p))
+        case 43: self = .completeRequest(try RequestItems(decoding: p))
+        case 44: self = .cancelledRequest(try CancelledRequest(decoding: p))
+        case 45: self = .requestAcknowledged(try RequestReference(decoding: p))
+        default: throw WireError(.unknownMessageType, at: 0, "message type \(frame.type) is not defined in protocol version \(WireVersion.current)")
+        }
+    }
+}
+
+extension WireMessage {
+    /// For an answer to a call, the call's number: a `Failure`, `Pong`, `QueryResult`,
+    /// `RequestStarted`, `ProcessList` or `OpenURLResult`. Nil for every other message.
+    public var callNumber: UInt64? {
+        switch self {
+        case .failure(let m): m.call == 0 ? nil : m.call
+        case .pong(let m): m.call
+        case .queryResult(let m): m.call
+        case .requestStarted(let m): m.call
+        case .processList(let m): m.call
+        case .openURLResult(let m): m.call
+        default: nil
+        }
+    }
+}

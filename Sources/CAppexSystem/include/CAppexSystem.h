@@ -1,0 +1,74 @@
+// CAppexSystem: the Linux system calls Appex needs that Swift and SwiftNIO don't offer.
+//
+// Every function returns -1 and sets errno on failure, like the calls it wraps. Nothing
+// here holds state or policy; Swift owns every descriptor these functions return.
+#ifndef C_APPEX_SYSTEM_H
+#define C_APPEX_SYSTEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/// The most descriptors one message may carry (the kernel's SCM_MAX_FD is 253).
+#define APPEX_MAX_FDS_PER_MESSAGE 64
+
+/// Sends `length` bytes and, with the first of them, `fdCount` descriptors (SCM_RIGHTS).
+/// Never raises SIGPIPE. Returns the number of bytes sent, which may be fewer than `length`.
+ssize_t appex_send_with_fds(int socket, const void *bytes, size_t length, const int *fds, int fdCount);
+
+/// Receives up to `capacity` bytes and any descriptors that came with them, close-on-exec.
+/// `*fdCount` is set to the number received. If the sender sent more descriptors than
+/// `fdCapacity`, the extras are closed and `*truncated` is set to 1.
+/// Returns the number of bytes read, 0 at end of stream.
+ssize_t appex_receive_with_fds(int socket, void *bytes, size_t capacity,
+                               int *fds, int fdCapacity, int *fdCount, int *truncated);
+
+/// Accepts the next connection on `listener`, close-on-exec (accept4).
+int appex_accept(int listener);
+
+/// A descriptor that names the folder `path` without opening it (O_PATH), close-on-exec.
+int appex_open_path(const char *path);
+
+/// The peer's process, user and group ids, as the kernel recorded them at connect time.
+int appex_peer_credentials(int socket, pid_t *pid, uid_t *uid, gid_t *gid);
+
+/// A pidfd for the peer, taken by the kernel at connect time (SO_PEERPIDFD, Linux 6.5).
+int appex_peer_pidfd(int socket);
+
+/// A pidfd for the process `pid` (pidfd_open, Linux 5.3), close-on-exec.
+int appex_pidfd_open(pid_t pid);
+
+/// Sends `signal` to the process a pidfd refers to (pidfd_send_signal).
+int appex_pidfd_send_signal(int pidfd, int signal);
+
+/// Reaps the exited child a pidfd refers to, without blocking.
+/// Returns 1 with `*code` (CLD_EXITED, CLD_KILLED, CLD_DUMPED) and `*status`, 0 while
+/// it still runs, or -1.
+int appex_pidfd_reap(int pidfd, int *code, int *status);
+
+/// An anonymous memory file (memfd_create), close-on-exec, that can be sealed.
+int appex_memfd_create(const char *name);
+
+/// Seals a memory file against any further change of size or content.
+int appex_memfd_seal(int fd);
+
+/// What a child is given between fork and exec.
+typedef struct {
+    /// Descriptors to install in the child: `fds[i]` becomes descriptor `targets[i]`.
+    const int *fds;
+    const int *targets;
+    int fdCount;
+    /// The working directory, or NULL to keep the parent's.
+    const char *directory;
+    /// Send the child SIGKILL when the spawning thread's process dies.
+    int dieWithParent;
+} appex_spawn_options;
+
+/// Starts `path` as a new process in its own session, with exactly the descriptors the
+/// options name (every other descriptor is closed), default signal handling and an empty
+/// signal mask. Returns its pid and sets `*pidfd`. If exec fails, returns -1 with the
+/// child's errno, and no process is left behind.
+pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
+                  const appex_spawn_options *options, int *pidfd);
+
+#endif

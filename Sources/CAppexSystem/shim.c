@@ -1,0 +1,244 @@
+// CAppexSystem: see include/CAppexSystem.h. Each function is a thin, stateless wrapper.
+#define _GNU_SOURCE
+#include "CAppexSystem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+ssize_t appex_send_with_fds(int socket, const void *bytes, size_t length, const int *fds, int fdCount) {
+    if (fdCount < 0 || fdCount > APPEX_MAX_FDS_PER_MESSAGE) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct iovec vector = { .iov_base = (void *)bytes, .iov_len = length };
+    struct msghdr message = { .msg_iov = &vector, .msg_iovlen = 1 };
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * APPEX_MAX_FDS_PER_MESSAGE)];
+        struct cmsghdr align;
+    } control;
+    if (fdCount > 0) {
+        memset(&control, 0, sizeof(control));
+        message.msg_control = control.buffer;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)fdCount);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)fdCount);
+        memcpy(CMSG_DATA(header), fds, sizeof(int) * (size_t)fdCount);
+    }
+    ssize_t sent;
+    do {
+        sent = sendmsg(socket, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent;
+}
+
+ssize_t appex_receive_with_fds(int socket, void *bytes, size_t capacity,
+                               int *fds, int fdCapacity, int *fdCount, int *truncated) {
+    struct iovec vector = { .iov_base = bytes, .iov_len = capacity };
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * APPEX_MAX_FDS_PER_MESSAGE)];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {
+        .msg_iov = &vector, .msg_iovlen = 1,
+        .msg_control = control.buffer, .msg_controllen = sizeof(control.buffer),
+    };
+    *fdCount = 0;
+    *truncated = 0;
+    ssize_t received;
+    do {
+        received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    } while (received < 0 && errno == EINTR);
+    if (received < 0) return received;
+    if (message.msg_flags & MSG_CTRUNC) *truncated = 1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        const unsigned char *data = CMSG_DATA(header);
+        for (size_t index = 0; index < count; index++) {
+            int fd;
+            memcpy(&fd, data + index * sizeof(int), sizeof(int));
+            if (*fdCount < fdCapacity) {
+                fds[(*fdCount)++] = fd;
+            } else {
+                close(fd);
+                *truncated = 1;
+            }
+        }
+    }
+    return received;
+}
+
+int appex_accept(int listener) {
+    int fd;
+    do {
+        fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    return fd;
+}
+
+int appex_open_path(const char *path) {
+    return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int appex_peer_credentials(int socket, pid_t *pid, uid_t *uid, gid_t *gid) {
+    struct ucred credentials;
+    socklen_t length = sizeof(credentials);
+    if (getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length) < 0) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return 0;
+}
+
+int appex_peer_pidfd(int socket) {
+    int pidfd = -1;
+    socklen_t length = sizeof(pidfd);
+    if (getsockopt(socket, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &length) < 0) return -1;
+    return pidfd;
+}
+
+int appex_pidfd_open(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int appex_pidfd_send_signal(int pidfd, int signal) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0);
+}
+
+int appex_pidfd_reap(int pidfd, int *code, int *status) {
+    siginfo_t info;
+    memset(&info, 0, sizeof(info));
+    int result;
+    do {
+        result = waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG);
+    } while (result < 0 && errno == EINTR);
+    if (result < 0) return -1;
+    if (info.si_pid == 0) return 0;
+    *code = info.si_code;
+    *status = info.si_status;
+    return 1;
+}
+
+int appex_memfd_create(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int appex_memfd_seal(int fd) {
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+}
+
+/// In the child, between fork and exec: only async-signal-safe calls from here on.
+static void appex_child(const char *path, char *const argv[], char *const envp[],
+                        const appex_spawn_options *options, pid_t parent, int errorPipe) {
+    int error = 0;
+    if (options->dieWithParent) {
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent) goto fail;
+    }
+    if (setsid() < 0) goto fail;
+
+    sigset_t none;
+    sigemptyset(&none);
+    struct sigaction standard;
+    memset(&standard, 0, sizeof(standard));
+    standard.sa_handler = SIG_DFL;
+    for (int number = 1; number < NSIG; number++) {
+        if (number != SIGKILL && number != SIGSTOP) sigaction(number, &standard, NULL);
+    }
+    sigprocmask(SIG_SETMASK, &none, NULL);
+
+    // Move every source above the highest target first, so no dup2 clobbers a source.
+    int highest = 2;
+    for (int index = 0; index < options->fdCount; index++) {
+        if (options->targets[index] > highest) highest = options->targets[index];
+    }
+    int base = highest + 1;
+    if (errorPipe <= highest) {
+        int moved = fcntl(errorPipe, F_DUPFD_CLOEXEC, base);
+        if (moved < 0) goto fail;
+        errorPipe = moved;
+    }
+    int moved[APPEX_MAX_FDS_PER_MESSAGE];
+    if (options->fdCount > APPEX_MAX_FDS_PER_MESSAGE) { errno = EINVAL; goto fail; }
+    for (int index = 0; index < options->fdCount; index++) {
+        moved[index] = fcntl(options->fds[index], F_DUPFD_CLOEXEC, base);
+        if (moved[index] < 0) goto fail;
+    }
+    int mapped[3] = { 0, 0, 0 };
+    for (int index = 0; index < options->fdCount; index++) {
+        if (dup2(moved[index], options->targets[index]) < 0) goto fail;
+        if (options->targets[index] <= 2) mapped[options->targets[index]] = 1;
+    }
+    for (int target = 0; target <= 2; target++) {
+        if (mapped[target]) continue;
+        int null = open("/dev/null", O_RDWR);
+        if (null < 0 || (null != target && dup2(null, target) < 0)) goto fail;
+        if (null != target) close(null);
+    }
+    // Close everything else but the error pipe, which closes itself at exec.
+    if (errorPipe > base) syscall(SYS_close_range, (unsigned)base, (unsigned)errorPipe - 1, 0);
+    syscall(SYS_close_range, (unsigned)errorPipe + 1, ~0U, 0);
+
+    if (options->directory && chdir(options->directory) < 0) goto fail;
+    execve(path, argv, envp);
+fail:
+    error = errno;
+    while (write(errorPipe, &error, sizeof(error)) < 0 && errno == EINTR) {}
+    _exit(127);
+}
+
+pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
+                  const appex_spawn_options *options, int *pidfd) {
+    int errorPipe[2];
+    if (pipe2(errorPipe, O_CLOEXEC) < 0) return -1;
+    pid_t parent = getpid();
+    pid_t child = fork();
+    if (child < 0) {
+        int error = errno;
+        close(errorPipe[0]);
+        close(errorPipe[1]);
+        errno = error;
+        return -1;
+    }
+    if (child == 0) {
+        close(errorPipe[0]);
+        appex_child(path, argv, envp, options, parent, errorPipe[1]);
+    }
+    close(errorPipe[1]);
+    int childError = 0;
+    ssize_t got;
+    do {
+        got = read(errorPipe[0], &childError, sizeof(childError));
+    } while (got < 0 && errno == EINTR);
+    close(errorPipe[0]);
+    if (got > 0) {
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+        errno = childError;
+        return -1;
+    }
+    *pidfd = appex_pidfd_open(child);
+    if (*pidfd < 0) {
+        int error = errno;
+        kill(child, SIGKILL);
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+        errno = error;
+        return -1;
+    }
+    return child;
+}
