@@ -23,11 +23,14 @@ var package = Package(
         .library(name: "AppexWire", targets: ["AppexWire"]),
         .library(name: "AppexSystem", targets: ["AppexSystem"]),
         .library(name: "AppexIPC", targets: ["AppexIPC"]),
+        .library(name: "AppexHost", targets: ["AppexHost"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -39,6 +42,16 @@ var package = Package(
         .target(name: "CAppexSystem"),
         .target(name: "AppexSystem", dependencies: ["CAppexSystem"]),
         .target(name: "AppexIPC", dependencies: ["AppexWire", "AppexSystem"]),
+        .target(name: "AppexHost", dependencies: ["AppexCore", "AppexIPC"]),
+        .target(
+            name: "AppexDaemon",
+            dependencies: [
+                "AppexCore", "AppexRegistry", "AppexIPC",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "AppexRegistry",
             dependencies: ["AppexCore", "AppexBundles", .product(name: "GRDB", package: "GRDB.swift")]
@@ -55,18 +68,18 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples",
+                "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexWire", "appexd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
-        .executableTarget(name: "appexd", dependencies: ["AppexCore"]),
+        .executableTarget(name: "appexd", dependencies: ["AppexCore", "AppexDaemon"]),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire"]),
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexSystem"]),
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexIPC"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
-        .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "appex"]),
+        .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
     ] + sampleExecutables.map {
         .executableTarget(
             name: $0,

@@ -38,6 +38,22 @@ public struct ProcessLaunch: Sendable {
     /// Forks and executes. Returns once the child has executed, or throws the exec's error
     /// (such as ENOENT) with no process left behind.
     public func spawn() throws(SystemError) -> ProcessDescriptor {
+        var pidfd: Int32 = -1
+        let pid = withCArguments { path, argv, envp, options in appex_spawn(path, argv, envp, &options, &pidfd) }
+        guard pid > 0 else { throw SystemError("spawn", subject: executable) }
+        return ProcessDescriptor(processID: pid, owning: FileDescriptor(owning: pidfd))
+    }
+
+    /// Starts the process detached: in its own session, a child of init rather than of this
+    /// process, so it outlives this process and is never this process's to reap. For
+    /// daemons started on demand. Returns its pid.
+    public func spawnDetached() throws(SystemError) -> Int32 {
+        let pid = withCArguments { path, argv, envp, options in appex_spawn_detached(path, argv, envp, &options) }
+        guard pid > 0 else { throw SystemError("spawn", subject: executable) }
+        return pid
+    }
+
+    private func withCArguments(_ body: (String, [UnsafeMutablePointer<CChar>?], [UnsafeMutablePointer<CChar>?], inout appex_spawn_options) -> pid_t) -> pid_t {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -46,8 +62,7 @@ public struct ProcessLaunch: Sendable {
         }
         let fds = descriptors.map { $0.0.rawValue }
         let targets = descriptors.map(\.1)
-        var pidfd: Int32 = -1
-        let pid = fds.withUnsafeBufferPointer { fds in
+        return fds.withUnsafeBufferPointer { fds in
             targets.withUnsafeBufferPointer { targets in
                 let cDirectory = directory.map { strdup($0) } ?? nil
                 defer { free(cDirectory) }
@@ -55,10 +70,8 @@ public struct ProcessLaunch: Sendable {
                     fds: fds.baseAddress, targets: targets.baseAddress, fdCount: Int32(fds.count),
                     directory: cDirectory, dieWithParent: diesWithParent ? 1 : 0
                 )
-                return appex_spawn(executable, argv, envp, &options, &pidfd)
+                return body(executable, argv, envp, &options)
             }
         }
-        guard pid > 0 else { throw SystemError("spawn", subject: executable) }
-        return ProcessDescriptor(processID: pid, owning: FileDescriptor(owning: pidfd))
     }
 }

@@ -242,3 +242,57 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
     }
     return child;
 }
+
+pid_t appex_spawn_detached(const char *path, char *const argv[], char *const envp[],
+                           const appex_spawn_options *options) {
+    int errorPipe[2];
+    if (pipe2(errorPipe, O_CLOEXEC) < 0) return -1;
+    int pidPipe[2];
+    if (pipe2(pidPipe, O_CLOEXEC) < 0) {
+        close(errorPipe[0]);
+        close(errorPipe[1]);
+        return -1;
+    }
+    pid_t parent = getpid();
+    pid_t child = fork();
+    if (child < 0) {
+        int error = errno;
+        close(errorPipe[0]); close(errorPipe[1]); close(pidPipe[0]); close(pidPipe[1]);
+        errno = error;
+        return -1;
+    }
+    if (child == 0) {
+        close(errorPipe[0]);
+        close(pidPipe[0]);
+        if (setsid() < 0) _exit(127);
+        pid_t grandchild = fork();
+        if (grandchild < 0) _exit(127);
+        if (grandchild == 0) {
+            close(pidPipe[1]);
+            appex_spawn_options detached = *options;
+            detached.dieWithParent = 0;
+            appex_child(path, argv, envp, &detached, parent, errorPipe[1]);
+        }
+        while (write(pidPipe[1], &grandchild, sizeof(grandchild)) < 0 && errno == EINTR) {}
+        _exit(0);
+    }
+    close(errorPipe[1]);
+    close(pidPipe[1]);
+    while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+    pid_t grandchild = -1;
+    ssize_t got;
+    do {
+        got = read(pidPipe[0], &grandchild, sizeof(grandchild));
+    } while (got < 0 && errno == EINTR);
+    close(pidPipe[0]);
+    int childError = 0;
+    do {
+        got = read(errorPipe[0], &childError, sizeof(childError));
+    } while (got < 0 && errno == EINTR);
+    close(errorPipe[0]);
+    if (got > 0 || grandchild <= 0) {
+        errno = got > 0 ? childError : ECHILD;
+        return -1;
+    }
+    return grandchild;
+}

@@ -3,7 +3,7 @@ import Foundation
 
 /// `appex`: install, inspect and query app extensions.
 @main
-struct Appex: ParsableCommand {
+struct Appex: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "appex",
         abstract: "The app extension system for Linux: install apps, list and query their extensions, validate bundles.",
@@ -11,16 +11,20 @@ struct Appex: ParsableCommand {
         subcommands: [
             DemoCommand.self, InstallCommand.self, UninstallCommand.self, ListCommand.self, InfoCommand.self,
             EnableCommand.self, DisableCommand.self, OrderCommand.self, QueryCommand.self, MatchCommand.self,
-            ValidateCommand.self, BundleCommand.self, TypesCommand.self, DoctorCommand.self,
+            ValidateCommand.self, BundleCommand.self, TypesCommand.self, DoctorCommand.self, PsCommand.self,
         ]
     )
 
     /// Runs the command, with exit statuses scripts can rely on: 0 yes or done, 1 no or
     /// invalid, 2 a usage or I/O error. ArgumentParser's own usage errors become 2.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch let failure as CommandFailure {
             if !failure.message.isEmpty {
                 FileHandle.standardError.write(Data("appex: \(failure.message)\n".utf8))

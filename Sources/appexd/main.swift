@@ -1,14 +1,17 @@
-// appexd: the per-user daemon that will launch extensions and relay their requests.
-//
-// The request runtime is not built yet. Rather than pretend to serve, appexd says so and
-// exits with EX_UNAVAILABLE, so nothing mistakes it for a working daemon.
+// appexd: the per-user daemon that launches extensions and relays their requests.
+// The logic lives in AppexDaemon; this runs it in the foreground until SIGTERM or SIGINT.
 import AppexCore
+import AppexDaemon
 import Foundation
 
 let home = AppexHome.current
-FileHandle.standardError.write(Data("""
-    appexd: the extension runtime is not available yet, so there is nothing to serve.
-    Installed apps and queries work without it: see `appex --help`. (data: \(home.dataDirectory.path))
-
-    """.utf8))
-exit(69)
+let configuration = DaemonConfiguration.fromEnvironment(ProcessInfo.processInfo.environment, home: home)
+do {
+    try await Daemon(configuration: configuration).run()
+} catch DaemonError.alreadyRunning(let socket) {
+    FileHandle.standardError.write(Data("appexd: another appexd already serves \(socket); nothing to do.\n".utf8))
+    exit(0)
+} catch {
+    FileHandle.standardError.write(Data("appexd: \(error)\n".utf8))
+    exit(1)
+}

@@ -71,4 +71,10 @@ typedef struct {
 pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
                   const appex_spawn_options *options, int *pidfd);
 
+/// Like appex_spawn, but the new process is a grandchild in its own session, so it is
+/// nobody's child here and outlives this process: a daemon started on demand.
+/// Returns its pid; no pidfd, since it isn't ours to reap.
+pid_t appex_spawn_detached(const char *path, char *const argv[], char *const envp[],
+                           const appex_spawn_options *options);
+
 #endif

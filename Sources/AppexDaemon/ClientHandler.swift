@@ -1,0 +1,132 @@
+import AppexCore
+import AppexIPC
+import AppexRegistry
+import AppexSystem
+import AppexWire
+import Foundation
+import Synchronization
+
+/// Serves one connected host or CLI: the handshake, then its queries and requests.
+final class ClientHandler: Sendable {
+    private let client: ClientRecord
+    private let supervisor: Supervisor
+    private let greeted = Atomic(false)
+
+    private init(client: ClientRecord, supervisor: Supervisor) {
+        self.client = client
+        self.supervisor = supervisor
+    }
+
+    /// Identifies the peer from the kernel, refuses other users, and starts serving.
+    static func serve(_ socket: FileDescriptor, supervisor: Supervisor) {
+        let id = supervisor.nextID()
+        let connection = Connection(socket: socket, name: "client \(id)")
+        guard let credentials = try? connection.peerCredentials() else {
+            connection.close()
+            return
+        }
+        guard credentials.userID == geteuid() else {
+            try? connection.send(.failure(Failure(error: ErrorInfo(
+                domain: AppexErrorDomain.runtime, code: 8,
+                message: "appexd serves user \(geteuid()) only; uid \(credentials.userID) was refused",
+                recoverySuggestion: "Each user runs their own appexd; connect to yours."))))
+            connection.close()
+            return
+        }
+        let record = ClientRecord(id: id, connection: connection, credentials: credentials,
+                                  name: Self.commandName(of: credentials.processID) ?? "pid \(credentials.processID)")
+        let handler = ClientHandler(client: record, supervisor: supervisor)
+        supervisor.add(record)
+        connection.start { incoming in
+            handler.handle(incoming)
+        } onClose: { closure in
+            if case .protocolError(let error) = closure {
+                FileHandle.standardError.write(Data("appexd: closed \(record.name) (pid \(credentials.processID)): \(error)\n".utf8))
+            }
+            supervisor.remove(client: id)
+        }
+    }
+
+    private func handle(_ incoming: IncomingMessage) {
+        let message = incoming.message
+        guard greeted.load(ordering: .acquiring) else {
+            greet(message)
+            return
+        }
+        switch message {
+        case .ping(let call):
+            send(.pong(call))
+        case .queryExtensions(let query):
+            send(answer(query))
+        case .beginRequest(let request):
+            do throws(ErrorInfo) {
+                let (started, session) = try supervisor.begin(request, for: client)
+                send(.requestStarted(started), descriptors: session.map { [$0] } ?? [])
+                session?.close()
+            } catch {
+                send(.failure(Failure(call: request.call, error: error)))
+            }
+        case .endRequest(let reference), .cancelRequest(let reference):
+            supervisor.end(reference.requestID, for: client.id)
+        case .listProcesses(let call):
+            send(.processList(ProcessList(call: call.call, processes: supervisor.processes())))
+        default:
+            refuse("\(message.name) is not something a client sends to appexd")
+        }
+    }
+
+    private func greet(_ message: WireMessage) {
+        guard case .hello(let hello) = message else {
+            refuse("the first message must be Hello, not \(message.name)")
+            return
+        }
+        guard hello.protocolName == Hello.protocolName,
+              hello.minimumVersion <= WireVersion.current, hello.maximumVersion >= WireVersion.minimum else {
+            refuse("appexd speaks protocol \"appex\" versions \(WireVersion.minimum)–\(WireVersion.current); the client offered \"\(hello.protocolName)\" \(hello.minimumVersion)–\(hello.maximumVersion)")
+            return
+        }
+        greeted.store(true, ordering: .releasing)
+        send(.welcome(Welcome(version: min(hello.maximumVersion, WireVersion.current), pid: getpid(), name: "appexd")))
+    }
+
+    private func answer(_ query: QueryExtensions) -> WireMessage {
+        do {
+            let found: [InstalledExtension]
+            if !query.identifier.isEmpty {
+                found = try supervisor.registry.extension(query.identifier).map { [$0] } ?? []
+            } else if query.includeDisabled {
+                found = try supervisor.registry.extensions(point: query.point)
+            } else {
+                found = try supervisor.registry.query(point: query.point, items: query.items)
+            }
+            return .queryResult(QueryResult(call: query.call, extensions: found.map(Self.summary)))
+        } catch {
+            return .failure(Failure(call: query.call, error: ErrorInfo(domain: AppexErrorDomain.runtime, code: 2, message: "The registry could not be read: \(error)")))
+        }
+    }
+
+    static func summary(_ installed: InstalledExtension) -> ExtensionSummary {
+        ExtensionSummary(identifier: installed.identifier, point: installed.pointIdentifier, displayName: installed.displayName,
+                         version: installed.shortVersion ?? installed.version ?? "", containingApp: installed.appIdentifier,
+                         bundlePath: installed.url.path, isEnabled: installed.isEnabled)
+    }
+
+    private func send(_ message: WireMessage, descriptors: [FileDescriptor] = []) {
+        do throws(ConnectionError) {
+            try client.connection.send(message, descriptors: descriptors)
+        } catch {
+            client.connection.close()
+        }
+    }
+
+    /// A protocol violation: say what, then close this connection only.
+    private func refuse(_ reason: String) {
+        FileHandle.standardError.write(Data("appexd: refused \(client.name) (pid \(client.credentials.processID)): \(reason)\n".utf8))
+        send(.failure(Failure(error: ErrorInfo(domain: AppexErrorDomain.runtime, code: 7, message: reason))))
+        client.connection.close()
+    }
+
+    private static func commandName(of pid: Int32) -> String? {
+        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,11 @@
+import AppexIPC
+import AppexSystem
+
+/// A connected host or CLI, identified by the kernel.
+struct ClientRecord: Sendable {
+    let id: UInt64
+    let connection: Connection
+    let credentials: PeerCredentials
+    /// The program's name, from /proc/PID/comm, falling back to what it said in Hello.
+    var name: String
+}

@@ -1,0 +1,54 @@
+import AppexCore
+import AppexIPC
+import AppexRegistry
+import AppexSystem
+import AppexWire
+import Foundation
+
+/// One extension process, serving one host, as the supervisor tracks it.
+struct ExtensionProcessRecord: Sendable {
+    /// Where the process is in its life.
+    enum Phase: Sendable, Hashable {
+        /// Spawned; it must check in before the deadline.
+        case launching(deadline: ContinuousClock.Instant)
+        /// Checked in and serving.
+        case running
+        /// Told to end; killed at the deadline if still alive.
+        case ending(killAt: ContinuousClock.Instant)
+    }
+
+    let sessionID: UInt64
+    let installed: InstalledExtension
+    let policy: ExtensionPointPolicy
+    let hostID: UInt64
+    let process: ProcessDescriptor
+    let control: Connection
+    let startedAt: ContinuousClock.Instant
+    var phase: Phase
+    /// The host's requests in flight, each with its deadline if the point sets one.
+    var requests: [UUID: ContinuousClock.Instant?] = [:]
+    /// When the last request ended, while none runs.
+    var idleSince: ContinuousClock.Instant?
+    /// Why the supervisor ended it, if it did: reported to the host when it exits.
+    var endReason: Interruption?
+    /// What the extension said when it could not start.
+    var launchFailure: ErrorInfo?
+    /// The resident memory last measured.
+    var residentBytes: UInt64 = 0
+
+    var stateName: String {
+        switch phase {
+        case .launching: "launching"
+        case .running: requests.isEmpty ? "idle" : "running"
+        case .ending: "ending"
+        }
+    }
+
+    var isEnding: Bool {
+        if case .ending = phase { return true }
+        return false
+    }
+
+    /// The name people know it by, for messages.
+    var label: String { "\(installed.displayName) (\(installed.identifier))" }
+}

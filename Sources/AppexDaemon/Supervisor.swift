@@ -1,0 +1,382 @@
+import AppexCore
+import AppexIPC
+import AppexRegistry
+import AppexSystem
+import AppexWire
+import Foundation
+import Synchronization
+
+/// Launches extensions, watches them, enforces their point's policy, and tells hosts how
+/// their requests ended when an extension can't.
+///
+/// State lives behind one lock; every method decides under the lock and does its I/O
+/// (signals, sends) after releasing it.
+final class Supervisor: Sendable {
+    struct State: Sendable {
+        var processes: [UInt64: ExtensionProcessRecord] = [:]
+        var clients: [UInt64: ClientRecord] = [:]
+        var nextID: UInt64 = 1
+        var shuttingDown = false
+    }
+
+    let configuration: DaemonConfiguration
+    let registry: Registry
+    private let launcher = LauncherThread()
+    private let state = Mutex(State())
+    /// Wakes the tick loop when a process appears.
+    let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    /// Where extensions' standard output and error go: the daemon's own stderr.
+    private let logDescriptor: FileDescriptor?
+
+    init(configuration: DaemonConfiguration, registry: Registry) {
+        self.configuration = configuration
+        self.registry = registry
+        let copy = fcntl(2, F_DUPFD_CLOEXEC, 3)
+        self.logDescriptor = copy >= 0 ? FileDescriptor(owning: copy) : nil
+    }
+
+    func nextID() -> UInt64 {
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+    }
+
+    // MARK: Clients
+
+    func add(_ client: ClientRecord) {
+        state.withLock { $0.clients[client.id] = client }
+    }
+
+    /// A host went away: its extension processes have no one left to serve.
+    func remove(client id: UInt64) {
+        let orphans = state.withLock { state -> [ExtensionProcessRecord] in
+            state.clients[id] = nil
+            let ids = state.processes.values.filter { $0.hostID == id }.map(\.sessionID)
+            return ids.compactMap { sessionID in
+                state.processes[sessionID]?.requests.removeAll()
+                state.processes[sessionID]?.phase = .ending(killAt: .now)
+                return state.processes[sessionID]
+            }
+        }
+        for record in orphans { record.process.send(signal: SIGKILL) }
+    }
+
+    var clientCount: Int { state.withLock { $0.clients.count } }
+
+    // MARK: Requests
+
+    /// Starts `request` for `client`: reuses the client's live process for the extension or
+    /// launches one. Returns the answer, and the host's end of a new session socket.
+    func begin(_ request: BeginRequest, for client: ClientRecord) throws(ErrorInfo) -> (RequestStarted, FileDescriptor?) {
+        let identifier = request.extensionIdentifier
+        let reused = state.withLock { state -> RequestStarted? in
+            guard let sessionID = state.processes.values.first(where: {
+                $0.hostID == client.id && $0.installed.identifier.lowercased() == identifier.lowercased() && !$0.isEnding
+            })?.sessionID else { return nil }
+            state.processes[sessionID]!.requests[request.requestID] = deadline(state.processes[sessionID]!.policy)
+            state.processes[sessionID]!.idleSince = nil
+            return RequestStarted(call: request.call, requestID: request.requestID, sessionID: sessionID,
+                                  pid: state.processes[sessionID]!.process.processID, isNewSession: false)
+        }
+        if let reused { return (reused, nil) }
+
+        let installed = try lookUp(identifier)
+        let policy = configuration.policy(for: installed.pointIdentifier)
+        let (hostEnd, extensionSession) = try socketPair()
+        let (daemonEnd, extensionControl) = try socketPair()
+        let process: ProcessDescriptor
+        do {
+            process = try launcher.spawn(launch(installed, control: extensionControl, session: extensionSession))
+        } catch {
+            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 3,
+                            message: "\(installed.displayName) (\(installed.identifier)) could not be launched: \(error)",
+                            recoverySuggestion: "Check that \(installed.executableURL.path) exists and is executable, or reinstall the app.")
+        }
+        extensionControl.close()
+        extensionSession.close()
+
+        let sessionID = nextID()
+        let control = Connection(socket: daemonEnd, name: "\(installed.identifier)[\(process.processID)]")
+        var record = ExtensionProcessRecord(
+            sessionID: sessionID, installed: installed, policy: policy, hostID: client.id, process: process,
+            control: control, startedAt: .now, phase: .launching(deadline: .now + policy.launchDeadline)
+        )
+        record.requests[request.requestID] = deadline(policy)
+        state.withLock { $0.processes[sessionID] = record }
+        control.start { [weak self] incoming in
+            self?.handleControl(incoming, session: sessionID)
+        }
+        watchExit(of: process, session: sessionID)
+        wake.continuation.yield()
+        return (RequestStarted(call: request.call, requestID: request.requestID, sessionID: sessionID,
+                               pid: process.processID, isNewSession: true), hostEnd)
+    }
+
+    /// The host has its outcome, or gave up the request.
+    func end(_ requestID: UUID, for client: UInt64) {
+        state.withLock { state in
+            guard let sessionID = state.processes.values.first(where: { $0.hostID == client && $0.requests[requestID] != nil })?.sessionID else { return }
+            state.processes[sessionID]!.requests[requestID] = nil
+            if state.processes[sessionID]!.requests.isEmpty { state.processes[sessionID]!.idleSince = .now }
+        }
+    }
+
+    /// The pid serving `requestID` for `client`, if the request is live.
+    func pid(of requestID: UUID, for client: UInt64) -> Int32? {
+        state.withLock { state in
+            state.processes.values.first { $0.hostID == client && $0.requests[requestID] != nil }?.process.processID
+        }
+    }
+
+    private func deadline(_ policy: ExtensionPointPolicy) -> ContinuousClock.Instant? {
+        policy.requestDeadline.map { .now + $0 }
+    }
+
+    private func lookUp(_ identifier: String) throws(ErrorInfo) -> InstalledExtension {
+        let found: InstalledExtension?
+        do {
+            found = try registry.extension(identifier)
+        } catch {
+            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 2, message: "The registry could not be read: \(error)")
+        }
+        guard let found else {
+            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 1, message: "No extension \(identifier) is installed.",
+                            recoverySuggestion: "Run `appex list` to see the installed extensions.")
+        }
+        guard found.isEnabled else {
+            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 4, message: "\(found.displayName) (\(identifier)) is disabled.",
+                            recoverySuggestion: "Run `appex enable \(identifier)` to turn it on.")
+        }
+        guard ExtensionPoint.catalog[found.pointIdentifier]?.support == .hosted else {
+            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 5,
+                            message: "\(identifier) extends \(found.pointIdentifier), a point Appex recognizes but does not host.")
+        }
+        return found
+    }
+
+    private func socketPair() throws(ErrorInfo) -> (FileDescriptor, FileDescriptor) {
+        do {
+            return try UnixSocket.pair()
+        } catch {
+            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 3, message: "appexd could not make a socket: \(error)")
+        }
+    }
+
+    /// The process for `installed`: its executable with the control channel at descriptor 3
+    /// and the session at 4, in its container, with a small environment.
+    private func launch(_ installed: InstalledExtension, control: FileDescriptor, session: FileDescriptor) -> ProcessLaunch {
+        let container = configuration.home.container(for: installed.identifier)
+        let tmp = container.appendingPathComponent("tmp")
+        try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        var environment: [String: String] = [
+            "HOME": container.path,
+            "TMPDIR": tmp.path,
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "APPEX_EXTENSION_BUNDLE": installed.url.path,
+        ]
+        let inherited = ProcessInfo.processInfo.environment
+        for name in ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "APPEX_SYSTEM_TYPES"] {
+            if let value = inherited[name] { environment[name] = value }
+        }
+        var descriptors = [(control, Int32(3)), (session, Int32(4))]
+        if let logDescriptor { descriptors += [(logDescriptor, 1), (logDescriptor, 2)] }
+        return ProcessLaunch(executable: installed.executableURL.path, environment: environment,
+                             descriptors: descriptors, directory: container.path, diesWithParent: true)
+    }
+
+    // MARK: The extension's control channel
+
+    private func handleControl(_ incoming: IncomingMessage, session: UInt64) {
+        switch incoming.message {
+        case .hello(let hello):
+            let record = state.withLock { $0.processes[session] }
+            try? record?.control.send(.welcome(Welcome(version: min(hello.maximumVersion, WireVersion.current), pid: getpid(), name: "appexd")))
+        case .checkIn(let checkIn):
+            state.withLock { state in
+                guard var record = state.processes[session], case .launching = record.phase else { return }
+                if checkIn.bundleIdentifier.lowercased() != record.installed.identifier.lowercased() {
+                    record.endReason = Interruption(kind: .protocolError, message: "\(record.label) checked in as \(checkIn.bundleIdentifier)")
+                    record.phase = .ending(killAt: .now)
+                } else {
+                    record.phase = .running
+                }
+                state.processes[session] = record
+            }
+        case .failure(let failure):
+            state.withLock { $0.processes[session]?.launchFailure = failure.error }
+        case .openURL(let request):
+            let answer = openURL(request, session: session)
+            let record = state.withLock { $0.processes[session] }
+            try? record?.control.send(.openURLResult(answer))
+        default:
+            let record = state.withLock { state -> ExtensionProcessRecord? in
+                state.processes[session]?.endReason = Interruption(kind: .protocolError, message: "the extension sent \(incoming.message.name) on its daemon channel, which never carries it")
+                state.processes[session]?.phase = .ending(killAt: .now)
+                return state.processes[session]
+            }
+            record?.process.send(signal: SIGKILL)
+        }
+    }
+
+    private func openURL(_ request: OpenURL, session: UInt64) -> OpenURLResult {
+        guard let record = state.withLock({ $0.processes[session] }) else {
+            return OpenURLResult(call: request.call, opened: false, reason: "the extension is ending")
+        }
+        guard record.policy.mayOpenURLs else {
+            return OpenURLResult(call: request.call, opened: false,
+                                 reason: "extensions of \(record.installed.pointIdentifier) may not open URLs")
+        }
+        return URLOpener.open(request.url, call: request.call, registry: registry) { executable, arguments in
+            let launch = ProcessLaunch(executable: executable, arguments: arguments,
+                                       environment: ProcessInfo.processInfo.environment)
+            guard let child = try? launcher.spawn(launch) else { return false }
+            Thread { child.waitForExit(timeoutMilliseconds: -1); _ = child.reap() }.start()
+            return true
+        }
+    }
+
+    // MARK: Watching processes
+
+    private func watchExit(of process: ProcessDescriptor, session: UInt64) {
+        let thread = Thread { [weak self] in
+            process.waitForExit(timeoutMilliseconds: -1)
+            self?.exited(session: session)
+        }
+        thread.name = "appex-watch-\(process.processID)"
+        thread.stackSize = 256 * 1024
+        thread.start()
+    }
+
+    /// The process of `session` has exited: reap it, and tell its host about any request it
+    /// left unanswered.
+    func exited(session: UInt64) {
+        guard let record = state.withLock({ $0.processes.removeValue(forKey: session) }) else { return }
+        let status = record.process.reap()
+        record.control.close()
+        guard !record.requests.isEmpty, let host = state.withLock({ $0.clients[record.hostID] }) else { return }
+        let reason = interruption(for: record, status: status)
+        try? host.connection.send(.requestInterrupted(RequestInterrupted(
+            requestIDs: Array(record.requests.keys), sessionID: session, reason: reason)))
+    }
+
+    private func interruption(for record: ExtensionProcessRecord, status: ExitStatus?) -> Interruption {
+        if let reason = record.endReason { return reason }
+        if let failure = record.launchFailure {
+            return Interruption(kind: .launchFailed, message: "\(record.label) could not start: \(failure.message)")
+        }
+        switch status {
+        case .signaled(let signal, _)?:
+            return Interruption(kind: .crashed, signal: signal, message: "\(record.label) crashed: \(status!)")
+        case .exited(let code)?:
+            return Interruption(kind: .crashed, exitStatus: code, message: "\(record.label) exited with status \(code) before answering")
+        case nil:
+            return Interruption(kind: .crashed, message: "\(record.label) ended before answering")
+        }
+    }
+
+    // MARK: Policy, every tick
+
+    /// Whether any process is alive, so the tick loop knows whether to keep ticking.
+    var hasProcesses: Bool { state.withLock { !$0.processes.isEmpty } }
+
+    /// Checks every process against its point's policy: deadlines, idle grace and memory.
+    func tick(now: ContinuousClock.Instant = .now) {
+        var kills: [ProcessDescriptor] = []
+        var goodbyes: [(Connection, ProcessDescriptor)] = []
+        state.withLock { state in
+            for (sessionID, var record) in state.processes {
+                if let bytes = MemoryFootprint.residentBytes(of: record.process.processID) { record.residentBytes = bytes }
+                switch record.phase {
+                case .launching(let deadline) where now >= deadline:
+                    let limit = UInt64(record.policy.launchDeadline.milliseconds)
+                    record.endReason = Interruption(kind: .launchDeadline, limit: limit, measured: UInt64((now - record.startedAt).milliseconds),
+                                                    message: "\(record.label) did not check in within its launch deadline of \(limit) ms")
+                    record.phase = .ending(killAt: now)
+                    kills.append(record.process)
+                case .ending(let killAt) where now >= killAt:
+                    kills.append(record.process)
+                case .running, .launching:
+                    if record.residentBytes > UInt64(record.policy.memoryLimit) {
+                        record.endReason = Interruption(kind: .memoryLimit, limit: UInt64(record.policy.memoryLimit), measured: record.residentBytes,
+                                                        message: "\(record.label) used \(record.residentBytes / 1_048_576) MiB, over its point's limit of \(record.policy.memoryLimit / 1_048_576) MiB")
+                        record.phase = .ending(killAt: now)
+                        kills.append(record.process)
+                    } else if let late = record.requests.first(where: { ($0.value ?? .distantFuture) <= now }) {
+                        let limit = UInt64(record.policy.requestDeadline?.milliseconds ?? 0)
+                        record.endReason = Interruption(kind: .requestDeadline, limit: limit,
+                                                        message: "\(record.label) did not answer request \(late.key) within its deadline of \(limit) ms")
+                        record.phase = .ending(killAt: now)
+                        kills.append(record.process)
+                    } else if let idleSince = record.idleSince, now >= idleSince + record.policy.idleGracePeriod {
+                        record.phase = .ending(killAt: now + configuration.terminationGrace)
+                        goodbyes.append((record.control, record.process))
+                    }
+                case .ending:
+                    break
+                }
+                state.processes[sessionID] = record
+            }
+        }
+        for process in kills { process.send(signal: SIGKILL) }
+        for (control, process) in goodbyes {
+            try? control.send(.goodbye(Goodbye(reason: "idle", graceMilliseconds: UInt64(configuration.terminationGrace.milliseconds))))
+            process.send(signal: SIGTERM)
+        }
+    }
+
+    // MARK: Listing and shutdown
+
+    func processes() -> [ExtensionProcess] {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            state.processes.values.sorted { $0.sessionID < $1.sessionID }.map { record in
+                let host = state.clients[record.hostID]
+                return ExtensionProcess(
+                    pid: record.process.processID, extensionIdentifier: record.installed.identifier,
+                    hostPID: host?.credentials.processID ?? 0, hostName: host?.name ?? "",
+                    residentBytes: MemoryFootprint.residentBytes(of: record.process.processID) ?? record.residentBytes,
+                    ageMilliseconds: UInt64((now - record.startedAt).milliseconds), state: record.stateName,
+                    activeRequests: record.requests.count, memoryLimit: UInt64(record.policy.memoryLimit))
+            }
+        }
+    }
+
+    /// Ends every extension: tells each, waits up to the grace period, then kills the rest.
+    /// Hosts with requests in flight learn that the daemon is going.
+    func shutdown() {
+        let records = state.withLock { state -> [ExtensionProcessRecord] in
+            state.shuttingDown = true
+            for id in state.processes.keys {
+                state.processes[id]!.endReason = Interruption(kind: .daemonGone, message: "appexd is shutting down")
+            }
+            return Array(state.processes.values)
+        }
+        let grace = UInt64(configuration.terminationGrace.milliseconds)
+        for record in records {
+            try? record.control.send(.goodbye(Goodbye(reason: "appexd is shutting down", graceMilliseconds: grace)))
+            record.process.send(signal: SIGTERM)
+        }
+        let deadline = ContinuousClock.now + configuration.terminationGrace
+        for record in records {
+            let left = max(0, (deadline - .now).milliseconds)
+            if !record.process.waitForExit(timeoutMilliseconds: Int32(left)) { record.process.send(signal: SIGKILL) }
+        }
+        for record in records {
+            record.process.waitForExit(timeoutMilliseconds: 1000)
+            exited(session: record.sessionID)
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}
+
+extension ContinuousClock.Instant {
+    static var distantFuture: Self { .now + .seconds(86_400 * 365) }
+}

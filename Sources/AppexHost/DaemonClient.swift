@@ -1,0 +1,194 @@
+public import AppexCore
+import AppexIPC
+import AppexSystem
+public import AppexWire
+import Foundation
+import Synchronization
+
+/// A connection to appexd, for hosts and the CLI: queries, requests and process lists.
+///
+/// ```swift
+/// let daemon = try await DaemonClient.connect()
+/// let extensions = try await daemon.query(point: "com.apple.ui-services", items: items)
+/// ```
+public final class DaemonClient: Sendable {
+    /// The daemon's pid, from its Welcome.
+    public let daemonPID: Int32
+    let connection: Connection
+    private let interruptionHandlers = Mutex<[UInt64: @Sendable (RequestInterrupted) -> Void]>([:])
+    private let closeHandlers = Mutex<[UInt64: @Sendable (ConnectionClosure) -> Void]>([:])
+    private let nextHandlerID = Atomic<UInt64>(1)
+
+    private init(connection: Connection, daemonPID: Int32) {
+        self.connection = connection
+        self.daemonPID = daemonPID
+    }
+
+    /// Connects to the daemon of `home`, starting it if it isn't running, and shakes hands.
+    public static func connect(home: AppexHome = .current, role: Hello.Role = .host, startIfNeeded: Bool = true) async throws(ErrorInfo) -> DaemonClient {
+        let socket = try DaemonConnector.connect(home: home, startIfNeeded: startIfNeeded)
+        let connection = Connection(socket: socket, name: "appexd")
+        let greeting = Greeting()
+        let client = Mutex<DaemonClient?>(nil)
+        connection.start { incoming in
+            if let client = client.withLock({ $0 }) {
+                client.route(incoming)
+            } else {
+                greeting.receive(incoming.message)
+            }
+        } onClose: { closure in
+            greeting.fail(DaemonConnector.unreachable("appexd closed the connection during the handshake: \(closure)", "See \(home.daemonLogURL.path)."))
+            client.withLock { $0 }?.closed(closure)
+        }
+        let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "host").lastPathComponent
+        do throws(ConnectionError) {
+            try connection.send(.hello(Hello(role: role, name: name)))
+        } catch {
+            connection.close()
+            throw DaemonConnector.unreachable("could not greet appexd: \(error)", "See \(home.daemonLogURL.path).")
+        }
+        let welcome: Welcome
+        do {
+            welcome = try await greeting.wait()
+        } catch {
+            connection.close()
+            throw error
+        }
+        let connected = DaemonClient(connection: connection, daemonPID: welcome.pid)
+        client.withLock { $0 = connected }
+        return connected
+    }
+
+    /// Closes the connection. Requests still running are interrupted with "daemon gone".
+    public func close() { connection.close() }
+
+    // MARK: Calls
+
+    /// The enabled extensions of `point` whose activation rules match `items`, in the user's order.
+    public func query(point: String, items: ActivationItems) async throws(ErrorInfo) -> [ExtensionSummary] {
+        let answer = try await call { .queryExtensions(QueryExtensions(call: $0, point: point, items: items)) }
+        guard case .queryResult(let result) = answer.message else { throw unexpected(answer) }
+        return result.extensions
+    }
+
+    /// Every installed extension of `point`, enabled or not.
+    public func extensions(point: String) async throws(ErrorInfo) -> [ExtensionSummary] {
+        let answer = try await call { .queryExtensions(QueryExtensions(call: $0, point: point, includeDisabled: true)) }
+        guard case .queryResult(let result) = answer.message else { throw unexpected(answer) }
+        return result.extensions
+    }
+
+    /// The installed extension `identifier`, or nil.
+    public func lookUp(_ identifier: String) async throws(ErrorInfo) -> ExtensionSummary? {
+        let answer = try await call { .queryExtensions(QueryExtensions(call: $0, identifier: identifier)) }
+        guard case .queryResult(let result) = answer.message else { throw unexpected(answer) }
+        return result.extensions.first
+    }
+
+    /// The live extension processes.
+    public func processes() async throws(ErrorInfo) -> [ExtensionProcess] {
+        let answer = try await call { .listProcesses(Call($0)) }
+        guard case .processList(let list) = answer.message else { throw unexpected(answer) }
+        return list.processes
+    }
+
+    /// Asks the daemon to start a request; returns its answer and, for a new session, the
+    /// socket to the extension.
+    func begin(_ requestID: UUID, extensionIdentifier: String) async throws(ErrorInfo) -> (RequestStarted, FileDescriptor?) {
+        let answer = try await call { .beginRequest(BeginRequest(call: $0, requestID: requestID, extensionIdentifier: extensionIdentifier)) }
+        guard case .requestStarted(let started) = answer.message else { throw unexpected(answer) }
+        if started.isNewSession {
+            guard let socket = answer.descriptor(at: 0) else {
+                throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 7, message: "appexd started a new session without its socket")
+            }
+            return (started, socket)
+        }
+        return (started, nil)
+    }
+
+    /// Tells the daemon the host has the request's outcome.
+    func end(_ requestID: UUID) {
+        try? connection.send(.endRequest(RequestReference(requestID)))
+    }
+
+    private func call(_ message: (UInt64) -> WireMessage) async throws(ErrorInfo) -> IncomingMessage {
+        do throws(ConnectionError) {
+            return try await connection.call(message)
+        } catch {
+            if case .failed(let info) = error { throw info }
+            throw DaemonConnector.unreachable("appexd could not be reached: \(error)", "It may have stopped; the next connection starts it again.")
+        }
+    }
+
+    private func unexpected(_ answer: IncomingMessage) -> ErrorInfo {
+        ErrorInfo(domain: AppexErrorDomain.runtime, code: 7, message: "appexd answered with \(answer.message.name), which doesn't answer that call")
+    }
+
+    // MARK: Events
+
+    /// Registers handlers for interruptions and for the daemon going away; returns a token
+    /// for ``removeHandlers(_:)``.
+    func addHandlers(interruption: @escaping @Sendable (RequestInterrupted) -> Void,
+                     closed: @escaping @Sendable (ConnectionClosure) -> Void) -> UInt64 {
+        let id = nextHandlerID.add(1, ordering: .relaxed).oldValue
+        interruptionHandlers.withLock { $0[id] = interruption }
+        closeHandlers.withLock { $0[id] = closed }
+        if let closure = connection.closure { closed(closure) }
+        return id
+    }
+
+    func removeHandlers(_ id: UInt64) {
+        interruptionHandlers.withLock { $0[id] = nil }
+        closeHandlers.withLock { $0[id] = nil }
+    }
+
+    private func route(_ incoming: IncomingMessage) {
+        switch incoming.message {
+        case .requestInterrupted(let interrupted):
+            for handler in interruptionHandlers.withLock({ Array($0.values) }) { handler(interrupted) }
+        default:
+            break
+        }
+    }
+
+    private func closed(_ closure: ConnectionClosure) {
+        for handler in closeHandlers.withLock({ Array($0.values) }) { handler(closure) }
+    }
+}
+
+/// Waits for the daemon's Welcome.
+private final class Greeting: Sendable {
+    private let state = Mutex<(result: Result<Welcome, ErrorInfo>?, waiter: CheckedContinuation<Result<Welcome, ErrorInfo>, Never>?)>((nil, nil))
+
+    func receive(_ message: WireMessage) {
+        switch message {
+        case .welcome(let welcome): settle(.success(welcome))
+        case .failure(let failure): settle(.failure(failure.error))
+        default: settle(.failure(ErrorInfo(domain: AppexErrorDomain.runtime, code: 7, message: "appexd answered Hello with \(message.name)")))
+        }
+    }
+
+    func fail(_ error: ErrorInfo) { settle(.failure(error)) }
+
+    private func settle(_ result: Result<Welcome, ErrorInfo>) {
+        let waiter = state.withLock { state -> CheckedContinuation<Result<Welcome, ErrorInfo>, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    func wait() async throws(ErrorInfo) -> Welcome {
+        let result = await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Result<Welcome, ErrorInfo>? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,58 @@
+import AppexCore
+import AppexSystem
+import AppexWire
+import Foundation
+
+/// Connects to the home's daemon, starting one when none is running.
+///
+/// Several processes may do this at once: each starts a daemon, the daemons race for the
+/// home's lock, exactly one wins and the others exit, and every caller connects to the winner.
+enum DaemonConnector {
+    /// How long to wait for a daemon that was just started to accept connections.
+    static let startTimeout: Duration = .seconds(5)
+
+    static func connect(home: AppexHome, startIfNeeded: Bool) throws(ErrorInfo) -> FileDescriptor {
+        let path = home.daemonSocketURL.path
+        if let socket = try? UnixSocket.connect(to: path) { return socket }
+        guard startIfNeeded else {
+            throw unreachable("appexd is not running at \(path)", "Start it with `appexd`, or let the host start it on demand.")
+        }
+        let executable = try daemonExecutable()
+        do {
+            try home.prepareRuntimeDirectory()
+            let log = try FileDescriptor.open(home.daemonLogURL.path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+            var environment = ProcessInfo.processInfo.environment
+            if !home.isSameLocation(as: .current) { environment.merge(home.selectingEnvironment) { $1 } }
+            _ = try ProcessLaunch(executable: executable, environment: environment, descriptors: [(log, 1), (log, 2)]).spawnDetached()
+        } catch {
+            throw unreachable("appexd (\(executable)) could not be started: \(error)", "Run `appexd` by hand to see why.")
+        }
+        let deadline = ContinuousClock.now + startTimeout
+        var lastError: SystemError?
+        while ContinuousClock.now < deadline {
+            do {
+                return try UnixSocket.connect(to: path)
+            } catch {
+                lastError = error
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+        throw unreachable("appexd did not start accepting at \(path) within 5 s (\(lastError.map { "\($0)" } ?? "no error"))",
+                          "See \(home.daemonLogURL.path) for what it said.")
+    }
+
+    /// appexd: `APPEX_DAEMON` if set, else beside this program, else on PATH.
+    static func daemonExecutable() throws(ErrorInfo) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["APPEX_DAEMON"], !path.isEmpty { return path }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = [beside.appendingPathComponent("appexd").path]
+            + (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/appexd" }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
+        throw unreachable("appexd was not found beside \(beside.path) or on PATH", "Build it with `swift build`, or set APPEX_DAEMON to its path.")
+    }
+
+    static func unreachable(_ message: String, _ suggestion: String) -> ErrorInfo {
+        ErrorInfo(domain: AppexErrorDomain.runtime, code: 6, message: message, recoverySuggestion: suggestion)
+    }
+}

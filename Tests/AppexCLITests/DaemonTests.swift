@@ -1,0 +1,125 @@
+import AppexCore
+import AppexHost
+import AppexSamples
+import AppexSystem
+import AppexTesting
+import AppexWire
+import Foundation
+import Glibc
+import AppexIPC
+import Synchronization
+import Testing
+
+/// appexd as a real process: started on demand, one per home, refusing bad peers, and
+/// shutting down cleanly.
+@Suite final class DaemonTests {
+    let test: TestHome
+    let appex: CommandRunner
+
+    init() throws {
+        test = try TestHome()
+        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+    }
+
+    deinit {
+        for pid in daemons() { kill(pid, SIGKILL) }
+    }
+
+    /// The appexd processes serving this test's home, found from /proc.
+    func daemons() -> [Int32] {
+        let home = "APPEX_HOME=\(test.home.dataDirectory.path)"
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return pids.compactMap(Int32.init).filter { pid in
+            guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"), exe.hasSuffix("/appexd"),
+                  let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return environ.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == home }
+        }.filter { pid in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            return !status.contains("State:\tZ")
+        }
+    }
+
+    /// Waits (boundedly) for `condition`; the bound only keeps a broken build from hanging.
+    func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    @Test func theCLIStartsTheDaemonOnDemandAndSIGTERMStopsItCleanly() async throws {
+        #expect(daemons().isEmpty)
+        let result = try appex.run(["ps"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("PID"))
+        let running = daemons()
+        try #require(running.count == 1)
+        #expect(FileManager.default.fileExists(atPath: test.home.daemonSocketURL.path))
+        let mode = try FileManager.default.attributesOfItem(atPath: test.home.runtimeDirectory.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+
+        kill(running[0], SIGTERM)
+        #expect(eventually { daemons().isEmpty })
+        #expect(!FileManager.default.fileExists(atPath: test.home.daemonSocketURL.path))
+    }
+
+    @Test func severalStartersAtOnceLeaveExactlyOneDaemon() async throws {
+        let processes = try (0..<4).map { _ in
+            let process = Process()
+            process.executableURL = appex.executable
+            process.arguments = ["ps", "--json"]
+            process.environment = appex.environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        #expect(eventually { daemons().count == 1 })
+    }
+
+    @Test func aGarbageFrameClosesOnlyThatConnection() async throws {
+        let daemon = try await DaemonClient.connect(home: test.home, role: .cli)
+        defer { daemon.close() }
+
+        let raw = try UnixSocket.connect(to: test.home.daemonSocketURL.path)
+        // A header announcing a 16 MiB payload: refused as soon as the header arrives.
+        try [UInt8]([0, 0, 0, 1, 1, 0, 0, 0]).withUnsafeBytes { try UnixSocket.send(raw, $0) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var descriptors: [FileDescriptor] = []
+        let count = try buffer.withUnsafeMutableBytes { try UnixSocket.receive(raw, into: $0, descriptors: &descriptors) }
+        #expect(count == 0, "the daemon closes the connection that sent garbage")
+
+        #expect(try await daemon.processes().isEmpty, "and keeps serving everyone else")
+        let log = try String(contentsOf: test.home.daemonLogURL, encoding: .utf8)
+        #expect(log.contains("frameTooLarge"))
+    }
+
+    @Test func aClientThatSkipsTheHandshakeIsRefusedWithAReason() async throws {
+        _ = try appex.run(["ps"])
+        let raw = try UnixSocket.connect(to: test.home.daemonSocketURL.path)
+        let connection = Connection(socket: raw, name: "rude")
+        let answer = Mutex<WireMessage?>(nil)
+        let closed = DispatchSemaphore(value: 0)
+        connection.start { incoming in answer.withLock { $0 = incoming.message } } onClose: { _ in closed.signal() }
+        try connection.send(.ping(Call(1)))
+        closed.wait()
+        guard case .failure(let failure)? = answer.withLock({ $0 }) else {
+            Issue.record("expected a Failure before the close")
+            return
+        }
+        #expect(failure.error.message.contains("must be Hello"))
+    }
+
+    @Test func aDaemonKilledWithSIGKILLIsReplacedOnNextUse() async throws {
+        _ = try appex.run(["ps"])
+        let first = try #require(daemons().first)
+        kill(first, SIGKILL)
+        #expect(eventually { !daemons().contains(first) })
+        let result = try appex.run(["ps"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(daemons().count == 1 && !daemons().contains(first))
+    }
+}
