@@ -21,6 +21,7 @@ var package = Package(
         .library(name: "AppexBundles", targets: ["AppexBundles"]),
         .library(name: "AppexRegistry", targets: ["AppexRegistry"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
+        .library(name: "AppexItems", targets: ["AppexItems"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,6 +33,7 @@ var package = Package(
             resources: [.copy("Types/SystemTypes.plist")]
         ),
         .target(name: "AppexBundles", dependencies: ["AppexCore"]),
+        .target(name: "AppexItems", dependencies: ["AppexCore"]),
         .target(
             name: "AppexRegistry",
             dependencies: ["AppexCore", "AppexBundles", .product(name: "GRDB", package: "GRDB.swift")]
@@ -56,6 +58,7 @@ var package = Package(
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
+        .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "appex"]),
     ] + sampleExecutables.map {
         .executableTarget(
