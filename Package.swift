@@ -25,6 +25,7 @@ var package = Package(
         .library(name: "AppexIPC", targets: ["AppexIPC"]),
         .library(name: "AppexHost", targets: ["AppexHost"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
+        .library(name: "AppexItems", targets: ["AppexItems"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,6 +53,7 @@ var package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "AppexItems", dependencies: ["AppexCore"]),
         .target(
             name: "AppexRegistry",
             dependencies: ["AppexCore", "AppexBundles", .product(name: "GRDB", package: "GRDB.swift")]
@@ -80,6 +82,7 @@ var package = Package(
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
+        .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems"]),
     ] + sampleExecutables.map {
         .executableTarget(
             name: $0,
