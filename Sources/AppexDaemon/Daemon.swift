@@ -30,10 +30,15 @@ public struct Daemon: Sendable {
         guard let lock = try DaemonLock.acquire(at: home.daemonLockURL.path) else {
             throw DaemonError.alreadyRunning(socket: home.daemonSocketURL.path)
         }
-        // We hold the lock, so a socket file left here belongs to a daemon that died.
-        unlink(home.daemonSocketURL.path)
         let registry = try Registry(home: home)
-        let listener = try Listener(path: home.daemonSocketURL.path)
+        let listener: Listener
+        if let activated = SocketActivation.listeningSocket() {
+            listener = Listener(adopting: activated, path: home.daemonSocketURL.path)
+        } else {
+            // We hold the lock, so a socket file left here belongs to a daemon that died.
+            unlink(home.daemonSocketURL.path)
+            listener = try Listener(path: home.daemonSocketURL.path)
+        }
         let supervisor = Supervisor(configuration: configuration, registry: registry)
         var logger = Logger(label: "appexd")
         logger.logLevel = .notice

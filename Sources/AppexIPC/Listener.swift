@@ -7,6 +7,8 @@ public final class Listener: Sendable {
     /// Where it listens.
     public let path: String
     private let socket: FileDescriptor
+    /// Whether the socket file is ours to remove when we stop.
+    private let ownsPath: Bool
     private let stopped = Atomic(false)
     private let done = DispatchSemaphore(value: 0)
 
@@ -14,6 +16,15 @@ public final class Listener: Sendable {
     public init(path: String) throws(SystemError) {
         self.path = path
         self.socket = try UnixSocket.listen(at: path)
+        self.ownsPath = true
+    }
+
+    /// Adopts a socket already listening at `path`, such as one systemd passed in
+    /// (socket activation). Its file stays when the listener stops: it isn't ours.
+    public init(adopting socket: FileDescriptor, path: String) {
+        self.path = path
+        self.socket = socket
+        self.ownsPath = false
     }
 
     /// Starts accepting; `accept` gets each new socket on the listener's thread.
@@ -46,6 +57,6 @@ public final class Listener: Sendable {
         UnixSocket.shutdown(socket)
         done.wait()
         socket.close()
-        unlink(path)
+        if ownsPath { unlink(path) }
     }
 }
