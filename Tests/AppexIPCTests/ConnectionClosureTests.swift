@@ -62,48 +62,44 @@ import Testing
         #expect(otherClosures.delivered.isEmpty)
     }
 
-    @Test func anUnknownMessageTypeIsAProtocolError() async throws {
+    /// The protocol error a started connection closes with, once its peer has written
+    /// `writes` (each raw bytes, with the descriptors sent beside them). The peer stays open.
+    func protocolError(afterPeerWrites writes: [([UInt8], [FileDescriptor])]) async throws -> WireError? {
         let (left, right) = try UnixSocket.pair()
         let peer = RawPeer(right)
         let (client, closures) = startClient(left)
         defer { client.close() }
-        try peer.write(Frame(type: 999, payload: [0x08, 0x01]).bytes)
-        #expect(protocolError(await closures.next())?.code == .unknownMessageType)
+        for (bytes, descriptors) in writes { try peer.write(bytes, descriptors: descriptors) }
+        return protocolError(await closures.next())
+    }
+
+    @Test func anUnknownMessageTypeIsAProtocolError() async throws {
+        let error = try await protocolError(afterPeerWrites: [(Frame(type: 999, payload: [0x08, 0x01]).bytes, [])])
+        #expect(error?.code == .unknownMessageType)
     }
 
     @Test func aMalformedPayloadIsAProtocolError() async throws {
-        let (left, right) = try UnixSocket.pair()
-        let peer = RawPeer(right)
-        let (client, closures) = startClient(left)
-        defer { client.close() }
-        try peer.send(.ping(Call(1))) // a good frame first
-        try peer.write(Frame(type: 30, payload: [0x0A, 0x02, 0xC3, 0x28]).bytes) // CheckIn with invalid UTF-8
-        #expect(protocolError(await closures.next())?.code == .invalidUTF8)
+        let error = try await protocolError(afterPeerWrites: [
+            (try WireMessage.ping(Call(1)).frameBytes(), []), // a good frame first
+            (Frame(type: 30, payload: [0x0A, 0x02, 0xC3, 0x28]).bytes, []), // CheckIn with invalid UTF-8
+        ])
+        #expect(error?.code == .invalidUTF8)
+        #expect(error?.offset == 0, "payload errors count from the payload's start")
     }
 
     @Test func anOversizedFrameClosesTheConnectionWithoutWaitingForItsPayload() async throws {
-        let (left, right) = try UnixSocket.pair()
-        let peer = RawPeer(right)
-        let (client, closures) = startClient(left)
-        defer { client.close() }
-        // Only the header of a 16 MiB frame: the payload never comes, and the peer stays open.
-        try peer.write([0, 0, 0, 1, 42, 0, 0, 0])
-        let error = protocolError(await closures.next())
+        // Only the header of a 16 MiB frame: the payload never comes.
+        let error = try await protocolError(afterPeerWrites: [([0, 0, 0, 1, 42, 0, 0, 0], [])])
         #expect(error?.code == .frameTooLarge)
         #expect(error?.offset == 0)
     }
 
     @Test func descriptorsNoFrameClaimsAreAProtocolError() async throws {
-        let (left, right) = try UnixSocket.pair()
-        let peer = RawPeer(right)
-        let (client, closures) = startClient(left)
-        defer { client.close() }
         let file = try memoryFile("flood")
         // Frames that claim no descriptors, each sent with ten: they pile up past one frame's worth.
-        for _ in 0..<7 {
-            try peer.write(try WireMessage.ping(Call(0)).frameBytes(), descriptors: Array(repeating: file, count: 10))
-        }
-        #expect(protocolError(await closures.next())?.code == .descriptorMismatch)
+        let frame = try WireMessage.ping(Call(0)).frameBytes()
+        let error = try await protocolError(afterPeerWrites: Array(repeating: (frame, Array(repeating: file, count: 10)), count: 7))
+        #expect(error?.code == .descriptorMismatch)
     }
 
     @Test func aSendBlockedOnAFullSocketFailsWhenTheConnectionCloses() async throws {

@@ -6,12 +6,17 @@ import Testing
 
 /// Descriptors sent with a message arrive in its slots, in order, with that message only.
 @Suite(.timeLimit(.minutes(1))) struct ConnectionDescriptorTests {
-    @Test func descriptorsArriveInTheirSlots() async throws {
+    /// A client, and a server that keeps every message it gets in the inbox.
+    func connectedToRecorder() throws -> (client: Connection, server: Connection, inbox: Inbox<IncomingMessage>) {
         let (left, right) = try UnixSocket.pair()
         let inbox = Inbox<IncomingMessage>()
         let server = Connection(socket: right, name: "server")
         server.start { inbox.put($0) }
-        let (client, _) = startClient(left)
+        return (startClient(left).0, server, inbox)
+    }
+
+    @Test func descriptorsArriveInTheirSlots() async throws {
+        let (client, server, inbox) = try connectedToRecorder()
         defer { client.close(); server.close() }
 
         let files = try ["slot 0", "slot 1", "slot 2"].map(memoryFile)
@@ -30,11 +35,7 @@ import Testing
     }
 
     @Test func consecutiveMessagesKeepTheirOwnDescriptors() async throws {
-        let (left, right) = try UnixSocket.pair()
-        let inbox = Inbox<IncomingMessage>()
-        let server = Connection(socket: right, name: "server")
-        server.start { inbox.put($0) }
-        let (client, _) = startClient(left)
+        let (client, server, inbox) = try connectedToRecorder()
         defer { client.close(); server.close() }
 
         let counts = [1, 0, 2, 0, 0, 3, 1, 64, 0, 1]
