@@ -193,7 +193,13 @@ static void appex_child(const char *path, char *const argv[], char *const envp[]
         if (null < 0 || (null != target && dup2(null, target) < 0)) goto fail;
         if (null != target) close(null);
     }
-    // Close everything else but the error pipe, which closes itself at exec.
+    // Close everything else but the error pipe, which closes itself at exec: what lies in
+    // the gaps between targets (3 to highest), and all from base up.
+    for (int fd = 3; fd <= highest; fd++) {
+        int isTarget = 0;
+        for (int index = 0; index < options->fdCount && !isTarget; index++) isTarget = options->targets[index] == fd;
+        if (!isTarget) close(fd);
+    }
     if (errorPipe > base) syscall(SYS_close_range, (unsigned)base, (unsigned)errorPipe - 1, 0);
     syscall(SYS_close_range, (unsigned)errorPipe + 1, ~0U, 0);
 
