@@ -53,6 +53,20 @@ import Testing
         withExtendedLifetime(noise) {}
     }
 
+    @Test func descriptorsInTheGapsBetweenTargetsAreClosedToo() throws {
+        // Targets 3 and 1000 leave a gap that holds nearly every descriptor this process has,
+        // including one without close-on-exec: none of them may reach the child.
+        var inheritable: [Int32] = [-1, -1]
+        try #require(pipe(&inheritable) == 0)
+        let noise = inheritable.map { FileDescriptor(owning: $0) }
+        try #require(noise.allSatisfy { $0.rawValue > 3 && $0.rawValue < 1000 })
+        let high = try makePipe()
+        let (output, status) = try run("ls /proc/$$/fd", descriptors: [(high.write, 3), (high.write, 1000)])
+        #expect(status == .exited(0))
+        #expect(shellDescriptors(output) == [0, 1, 2, 3, 1000])
+        withExtendedLifetime(noise) {}
+    }
+
     @Test func unmappedStandardDescriptorsAreDevNull() throws {
         let (output, status) = try run("readlink /proc/$$/fd/0 /proc/$$/fd/2; read line; echo \"[$line]\"")
         #expect(status == .exited(0))
