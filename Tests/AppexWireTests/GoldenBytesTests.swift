@@ -54,6 +54,15 @@ import Testing
         #expect(try hello.frameBytes() == bytes("1400000001000000" + "0a0561707065781001180120012a056e6f746573"))
     }
 
+    @Test func requestStartedFrameWithOneDescriptor() throws {
+        // The second example of docs/wire.md: header 1b000000 (27 bytes), 0d00 (type 13), 01 (one descriptor), 00.
+        let started = WireMessage.requestStarted(RequestStarted(call: 1, requestID: WireSamples.firstID, sessionID: 1, pid: 4242,
+                                                                isNewSession: true))
+        let payload = "0801121000112233445566778899aabbccddeeff180120a4422801"
+        try expectGolden(started, payload)
+        #expect(try started.frameBytes(descriptorCount: 1) == bytes("1b0000000d000100" + payload))
+    }
+
     @Test func welcomeWithAZigzagPid() throws {
         // pid 4242 is a sint64: zigzag 8484 = varint a4 42.
         try expectGolden(.welcome(Welcome(version: 1, pid: 4242, name: "appexd")), "080110a4421a06617070657864")
