@@ -124,7 +124,11 @@ public final class Connection: Sendable, CustomStringConvertible {
             return state.closure!
         }
         calls.failAll(.closed(final))
-        socket.close()
+        // Close under the send lock: a send that has read the descriptor's number must finish
+        // before the number is freed, or it could write into whatever file reuses it. Shutting
+        // down first wakes a send blocked on a full socket, so the lock comes free.
+        UnixSocket.shutdown(socket)
+        sendLock.withLock { _ in socket.close() }
     }
 
     private func readLoop(handler: (IncomingMessage) -> Void) -> ConnectionClosure {

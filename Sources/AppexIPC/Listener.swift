@@ -10,6 +10,8 @@ public final class Listener: Sendable {
     /// Whether the socket file is ours to remove when we stop.
     private let ownsPath: Bool
     private let stopped = Atomic(false)
+    /// Whether ``start(_:)`` made the accepting thread, which signals `done` as it ends.
+    private let started = Atomic(false)
     private let done = DispatchSemaphore(value: 0)
 
     /// Listens at `path`, which must not exist.
@@ -29,6 +31,7 @@ public final class Listener: Sendable {
 
     /// Starts accepting; `accept` gets each new socket on the listener's thread.
     public func start(_ accept: @escaping @Sendable (FileDescriptor) -> Void) {
+        started.store(true, ordering: .releasing)
         let thread = Thread { [self] in
             defer { done.signal() }
             while !stopped.load(ordering: .acquiring) {
@@ -55,7 +58,8 @@ public final class Listener: Sendable {
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         UnixSocket.shutdown(socket)
-        done.wait()
+        // Only a started listener has a thread to wait for; waiting without one hung forever.
+        if started.load(ordering: .acquiring) { done.wait() }
         socket.close()
         if ownsPath { unlink(path) }
     }

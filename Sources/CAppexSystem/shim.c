@@ -155,11 +155,13 @@ static void appex_child(const char *path, char *const argv[], char *const envp[]
 
     sigset_t none;
     sigemptyset(&none);
-    struct sigaction standard;
-    memset(&standard, 0, sizeof(standard));
-    standard.sa_handler = SIG_DFL;
+    // The raw system call, not glibc's sigaction: glibc refuses signals 32 and 33, which it
+    // keeps for itself, so one ignored here (Swift test runners ignore 32) would stay ignored
+    // across exec. All zeros is SIG_DFL with no flags, whatever the kernel's struct layout;
+    // 8 is the size of the kernel's sigset_t (64 signals).
+    static const unsigned long standard[4] = { 0, 0, 0, 0 };
     for (int number = 1; number < NSIG; number++) {
-        if (number != SIGKILL && number != SIGSTOP) sigaction(number, &standard, NULL);
+        if (number != SIGKILL && number != SIGSTOP) syscall(SYS_rt_sigaction, number, standard, NULL, 8);
     }
     sigprocmask(SIG_SETMASK, &none, NULL);
 
@@ -191,7 +193,13 @@ static void appex_child(const char *path, char *const argv[], char *const envp[]
         if (null < 0 || (null != target && dup2(null, target) < 0)) goto fail;
         if (null != target) close(null);
     }
-    // Close everything else but the error pipe, which closes itself at exec.
+    // Close everything else but the error pipe, which closes itself at exec: what lies in
+    // the gaps between targets (3 to highest), and all from base up.
+    for (int fd = 3; fd <= highest; fd++) {
+        int isTarget = 0;
+        for (int index = 0; index < options->fdCount && !isTarget; index++) isTarget = options->targets[index] == fd;
+        if (!isTarget) close(fd);
+    }
     if (errorPipe > base) syscall(SYS_close_range, (unsigned)base, (unsigned)errorPipe - 1, 0);
     syscall(SYS_close_range, (unsigned)errorPipe + 1, ~0U, 0);
 

@@ -74,8 +74,9 @@ public struct AttributedText: ProtoMessage, Hashable {
         }
 
         public func encode(to writer: inout ProtoWriter) {
-            writer.uint(1, UInt64(location))
-            writer.uint(2, UInt64(length))
+            // uint64 on the wire: a negative range clamps to 0 rather than trapping.
+            writer.uint(1, UInt64(clamping: location))
+            writer.uint(2, UInt64(clamping: length))
             writer.message(3, attributes)
         }
 

@@ -181,8 +181,9 @@ struct DescriptorSlot: ProtoMessage {
     }
 
     func encode(to writer: inout ProtoWriter) {
-        writer.uint(1, UInt64(slot))
-        writer.uint(2, UInt64(length))
+        // uint64 on the wire: a negative slot or length clamps to 0 rather than trapping.
+        writer.uint(1, UInt64(clamping: slot))
+        writer.uint(2, UInt64(clamping: length))
         writer.string(3, filename)
     }
 

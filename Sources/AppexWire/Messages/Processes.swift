@@ -59,7 +59,7 @@ public struct ExtensionProcess: ProtoMessage, Hashable {
         writer.uint(5, residentBytes)
         writer.uint(6, ageMilliseconds)
         writer.string(7, state)
-        writer.uint(8, UInt64(activeRequests))
+        writer.uint(8, UInt64(clamping: activeRequests)) // uint64: negative clamps to 0, never traps
         writer.uint(9, memoryLimit)
     }
 

@@ -1,0 +1,46 @@
+import AppexSystem
+import Glibc
+
+/// A one-way channel used as a pipe: a connected socket pair, since the Glibc module has no
+/// pipe2, and pipe() then fcntl would let a concurrent fork in another test inherit the ends.
+func makePipe() throws -> (read: FileDescriptor, write: FileDescriptor) {
+    let (read, write) = try UnixSocket.pair()
+    return (read, write)
+}
+
+/// Reads until end of file.
+func readToEnd(_ file: FileDescriptor) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count >= 0 else { throw SystemError("read") }
+        if count == 0 { return bytes }
+        bytes += buffer.prefix(count)
+    }
+}
+
+/// Reads until end of file, as text.
+func readText(_ file: FileDescriptor) throws -> String {
+    String(decoding: try readToEnd(file), as: UTF8.self)
+}
+
+/// Whether every write end of the pipe whose read end is `readEnd` is closed, everywhere in
+/// this process: after draining, a non-blocking read sees end of file rather than EAGAIN.
+/// It proves a descriptor was closed without counting descriptors, which parallel tests disturb.
+func everyWriterIsClosed(_ readEnd: FileDescriptor) -> Bool {
+    let flags = fcntl(readEnd.rawValue, F_GETFL)
+    _ = fcntl(readEnd.rawValue, F_SETFL, flags | O_NONBLOCK)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(readEnd.rawValue, $0.baseAddress, $0.count) }
+        if count > 0 || (count < 0 && errno == EINTR) { continue }
+        return count == 0
+    }
+}
+
+/// Whether `raw` is open in this process.
+func isOpen(_ raw: Int32) -> Bool {
+    fcntl(raw, F_GETFD) >= 0
+}
