@@ -50,16 +50,13 @@ final class Supervisor: Sendable {
 
     /// A host went away: its extension processes have no one left to serve.
     func remove(client id: UInt64) {
-        let orphans = state.withLock { state -> [ExtensionProcessRecord] in
+        let orphans = state.withLock { state -> [UInt64] in
             state.clients[id] = nil
-            let ids = state.processes.values.filter { $0.hostID == id }.map(\.sessionID)
-            return ids.compactMap { sessionID in
-                state.processes[sessionID]?.requests.removeAll()
-                state.processes[sessionID]?.phase = .ending(killAt: .now)
-                return state.processes[sessionID]
-            }
+            let sessions = state.processes.values.filter { $0.hostID == id }.map(\.sessionID)
+            for session in sessions { state.processes[session]?.requests.removeAll() }
+            return sessions
         }
-        for record in orphans { record.process.send(signal: SIGKILL) }
+        for session in orphans { kill(session: session) }
     }
 
     var clientCount: Int { state.withLock { $0.clients.count } }
@@ -70,7 +67,8 @@ final class Supervisor: Sendable {
     /// launches one. Returns the answer, and the host's end of a new session socket.
     func begin(_ request: BeginRequest, for client: ClientRecord) throws(ErrorInfo) -> (RequestStarted, FileDescriptor?) {
         let identifier = request.extensionIdentifier
-        let reused = state.withLock { state -> RequestStarted? in
+        let reused = try state.withLock { state throws(ErrorInfo) -> RequestStarted? in
+            guard !state.shuttingDown else { throw Self.shuttingDownError }
             guard let sessionID = state.processes.values.first(where: {
                 $0.hostID == client.id && $0.installed.identifier.lowercased() == identifier.lowercased() && !$0.isEnding
             })?.sessionID else { return nil }
@@ -103,14 +101,44 @@ final class Supervisor: Sendable {
             control: control, startedAt: .now, phase: .launching(deadline: .now + policy.launchDeadline)
         )
         record.requests[request.requestID] = deadline(policy)
-        state.withLock { $0.processes[sessionID] = record }
+        let admitted = state.withLock { state in
+            if !state.shuttingDown { state.processes[sessionID] = record }
+            return !state.shuttingDown
+        }
+        guard admitted else {
+            // Shutdown began while this one launched, so it missed the goodbyes: end it here.
+            process.send(signal: SIGKILL)
+            process.waitForExit(timeoutMilliseconds: -1)
+            _ = process.reap()
+            throw Self.shuttingDownError
+        }
         control.start { [weak self] incoming in
             self?.handleControl(incoming, session: sessionID)
+        } onClose: { [weak self] closure in
+            guard case .protocolError(let error) = closure else { return }
+            self?.kill(session: sessionID) { Interruption(kind: .protocolError, message: "\($0.label) sent a malformed frame on its daemon channel: \(error)") }
         }
         watchExit(of: process, session: sessionID)
         wake.continuation.yield()
         return (RequestStarted(call: request.call, requestID: request.requestID, sessionID: sessionID,
                                pid: process.processID, isNewSession: true), hostEnd)
+    }
+
+    private static let shuttingDownError = ErrorInfo(
+        domain: AppexErrorDomain.runtime, code: 6, message: "appexd is shutting down",
+        recoverySuggestion: "Try again: the next connection starts a new daemon.")
+
+    /// Ends `session`'s process now. `reason` says why, for its host, unless a reason is
+    /// already recorded.
+    private func kill(session: UInt64, reason: ((ExtensionProcessRecord) -> Interruption)? = nil) {
+        let process = state.withLock { state -> ProcessDescriptor? in
+            guard var record = state.processes[session] else { return nil }
+            if record.endReason == nil, let reason { record.endReason = reason(record) }
+            record.phase = .ending(killAt: .now)
+            state.processes[session] = record
+            return record.process
+        }
+        process?.send(signal: SIGKILL)
     }
 
     /// The host has its outcome, or gave up the request.
@@ -193,15 +221,14 @@ final class Supervisor: Sendable {
             let record = state.withLock { $0.processes[session] }
             try? record?.control.send(.welcome(Welcome(version: min(hello.maximumVersion, WireVersion.current), pid: getpid(), name: "appexd")))
         case .checkIn(let checkIn):
-            state.withLock { state in
-                guard var record = state.processes[session], case .launching = record.phase else { return }
-                if checkIn.bundleIdentifier.lowercased() != record.installed.identifier.lowercased() {
-                    record.endReason = Interruption(kind: .protocolError, message: "\(record.label) checked in as \(checkIn.bundleIdentifier)")
-                    record.phase = .ending(killAt: .now)
-                } else {
-                    record.phase = .running
-                }
-                state.processes[session] = record
+            let impostor = state.withLock { state -> Bool in
+                guard let record = state.processes[session], case .launching = record.phase else { return false }
+                guard checkIn.bundleIdentifier.lowercased() == record.installed.identifier.lowercased() else { return true }
+                state.processes[session]?.phase = .running
+                return false
+            }
+            if impostor {
+                kill(session: session) { Interruption(kind: .protocolError, message: "\($0.label) checked in as \(checkIn.bundleIdentifier)") }
             }
         case .failure(let failure):
             state.withLock { $0.processes[session]?.launchFailure = failure.error }
@@ -210,12 +237,9 @@ final class Supervisor: Sendable {
             let record = state.withLock { $0.processes[session] }
             try? record?.control.send(.openURLResult(answer))
         default:
-            let record = state.withLock { state -> ExtensionProcessRecord? in
-                state.processes[session]?.endReason = Interruption(kind: .protocolError, message: "the extension sent \(incoming.message.name) on its daemon channel, which never carries it")
-                state.processes[session]?.phase = .ending(killAt: .now)
-                return state.processes[session]
+            kill(session: session) {
+                Interruption(kind: .protocolError, message: "\($0.label) sent \(incoming.message.name) on its daemon channel, which never carries it")
             }
-            record?.process.send(signal: SIGKILL)
         }
     }
 
@@ -284,9 +308,11 @@ final class Supervisor: Sendable {
     func tick(now: ContinuousClock.Instant = .now) {
         var kills: [ProcessDescriptor] = []
         var goodbyes: [(Connection, ProcessDescriptor)] = []
+        // Read /proc outside the lock; decide under it.
+        let footprints = state.withLock { $0.processes.mapValues(\.process.processID) }.compactMapValues(MemoryFootprint.residentBytes)
         state.withLock { state in
             for (sessionID, var record) in state.processes {
-                if let bytes = MemoryFootprint.residentBytes(of: record.process.processID) { record.residentBytes = bytes }
+                if let bytes = footprints[sessionID] { record.residentBytes = bytes }
                 switch record.phase {
                 case .launching(let deadline) where now >= deadline:
                     let limit = UInt64(record.policy.launchDeadline.milliseconds)
@@ -302,7 +328,7 @@ final class Supervisor: Sendable {
                                                         message: "\(record.label) used \(record.residentBytes / 1_048_576) MiB, over its point's limit of \(record.policy.memoryLimit / 1_048_576) MiB")
                         record.phase = .ending(killAt: now)
                         kills.append(record.process)
-                    } else if let late = record.requests.first(where: { ($0.value ?? .distantFuture) <= now }) {
+                    } else if let late = record.requests.first(where: { $0.value.map { $0 <= now } ?? false }) {
                         let limit = UInt64(record.policy.requestDeadline?.milliseconds ?? 0)
                         record.endReason = Interruption(kind: .requestDeadline, limit: limit,
                                                         message: "\(record.label) did not answer request \(late.key) within its deadline of \(limit) ms")
@@ -329,16 +355,22 @@ final class Supervisor: Sendable {
 
     func processes() -> [ExtensionProcess] {
         let now = ContinuousClock.now
-        return state.withLock { state in
+        let listed = state.withLock { state in
             state.processes.values.sorted { $0.sessionID < $1.sessionID }.map { record in
                 let host = state.clients[record.hostID]
                 return ExtensionProcess(
                     pid: record.process.processID, extensionIdentifier: record.installed.identifier,
                     hostPID: host?.credentials.processID ?? 0, hostName: host?.name ?? "",
-                    residentBytes: MemoryFootprint.residentBytes(of: record.process.processID) ?? record.residentBytes,
+                    residentBytes: record.residentBytes,
                     ageMilliseconds: UInt64((now - record.startedAt).milliseconds), state: record.stateName,
                     activeRequests: record.requests.count, memoryLimit: UInt64(record.policy.memoryLimit))
             }
+        }
+        // The footprint now, read outside the lock; the last tick's if the process is gone.
+        return listed.map { process in
+            var process = process
+            process.residentBytes = MemoryFootprint.residentBytes(of: process.pid) ?? process.residentBytes
+            return process
         }
     }
 
@@ -375,8 +407,4 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
-}
-
-extension ContinuousClock.Instant {
-    static var distantFuture: Self { .now + .seconds(86_400 * 365) }
 }

@@ -27,7 +27,6 @@ public final class Connection: Sendable, CustomStringConvertible {
     private struct State {
         var started = false
         var closure: ConnectionClosure?
-        var version: UInt32 = WireVersion.current
     }
 
     /// Wraps a connected socket. Nothing is read until ``start(handler:onClose:)``.

@@ -61,16 +61,17 @@ public enum UnixSocket {
     /// more descriptors than one receive may take (those were closed).
     public static func receive(_ socket: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer,
                                descriptors: inout [FileDescriptor]) throws(SystemError) -> Int {
-        var fds = [Int32](repeating: -1, count: maximumDescriptorsPerSend)
         var fdCount: Int32 = 0
         var truncated: Int32 = 0
-        let got = try fds.withUnsafeMutableBufferPointer { fds throws(SystemError) in
-            try retrying("recvmsg") {
+        // Every read runs this, so the descriptor slots live on the stack, not the heap.
+        let got = try withUnsafeTemporaryAllocation(of: Int32.self, capacity: maximumDescriptorsPerSend) { fds throws(SystemError) in
+            let got = try retrying("recvmsg") {
                 appex_receive_with_fds(socket.rawValue, buffer.baseAddress, buffer.count,
                                        fds.baseAddress, Int32(fds.count), &fdCount, &truncated)
             }
+            descriptors += fds.prefix(Int(fdCount)).map { FileDescriptor(owning: $0) }
+            return got
         }
-        descriptors += fds.prefix(Int(fdCount)).map { FileDescriptor(owning: $0) }
         if truncated != 0 { throw SystemError("recvmsg", subject: "descriptors truncated", errno: EMSGSIZE) }
         return got
     }
