@@ -10,6 +10,9 @@ let swiftSettings: [SwiftSetting] = [
 
 /// The sample apps: each executable is a real program that `appex bundle` puts into a bundle.
 let sampleExecutables = ["notes", "NotesShare", "NotesAction", "photos", "PhotosShare", "PhotosWidget"]
+/// The sample extensions among them, built on AppexKit with the Swift runtime linked in
+/// statically, which starts them in about a third of the time (see BENCHMARKS.md).
+let sampleExtensions = ["NotesShare", "NotesAction", "PhotosShare", "PhotosWidget"]
 
 var package = Package(
     name: "appex",
@@ -26,6 +29,8 @@ var package = Package(
         .library(name: "AppexHost", targets: ["AppexHost"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
         .library(name: "AppexItems", targets: ["AppexItems"]),
+        .library(name: "AppexSession", targets: ["AppexSession"]),
+        .library(name: "AppexKit", targets: ["AppexKit"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,7 +48,9 @@ var package = Package(
         .target(name: "CAppexSystem"),
         .target(name: "AppexSystem", dependencies: ["CAppexSystem"]),
         .target(name: "AppexIPC", dependencies: ["AppexWire", "AppexSystem"]),
-        .target(name: "AppexHost", dependencies: ["AppexCore", "AppexIPC"]),
+        .target(name: "AppexSession", dependencies: ["AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
+        .target(name: "AppexHost", dependencies: ["AppexCore", "AppexIPC", "AppexItems", "AppexSession"]),
+        .target(name: "AppexKit", dependencies: ["AppexCore", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
         .target(
             name: "AppexDaemon",
             dependencies: [
@@ -70,7 +77,7 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexWire", "appexd",
+                "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexItems", "AppexWire", "appexd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
@@ -86,8 +93,9 @@ var package = Package(
     ] + sampleExecutables.map {
         .executableTarget(
             name: $0,
-            dependencies: ["notes", "photos"].contains($0) ? ["AppexCore"] : [],
-            path: "Samples/Executables/\($0)"
+            dependencies: sampleExtensions.contains($0) ? ["AppexKit"] : ["AppexCore"],
+            path: "Samples/Executables/\($0)",
+            linkerSettings: sampleExtensions.contains($0) ? [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lFoundationInternationalization"])] : []
         )
     }
 )

@@ -2,6 +2,12 @@
 public enum AppexErrorDomain {
     /// Failures of the runtime: no such extension, launch failures, a daemon that can't be reached.
     /// Codes: 1 not installed, 2 registry unreadable, 3 launch failed, 4 disabled,
-    /// 5 point not hosted, 6 daemon unreachable, 7 protocol error, 8 refused peer.
+    /// 5 point not hosted, 6 daemon unreachable, 7 protocol error, 8 refused peer,
+    /// 9 an item that can't cross between processes, 10 a request the host cancelled.
     public static let runtime = "AppexRuntimeErrorDomain"
+
+    /// An error in ``runtime`` with `code`, saying what went wrong and what to do.
+    public static func runtimeError(_ code: Int, _ message: String, recovery: String = "") -> ErrorInfo {
+        ErrorInfo(domain: runtime, code: code, message: message, recoverySuggestion: recovery)
+    }
 }

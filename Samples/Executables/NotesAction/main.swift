@@ -1,11 +1,39 @@
-// The NotesAction extension's executable. Extensions run only under appexd, which launches them
-// with a request channel; that runtime (NSExtensionMain) is not built yet, so this program
-// says so and exits with EX_UNAVAILABLE rather than pretending to serve a request.
+// The NotesAction extension: an Action that returns the text it is given in upper case.
+import AppexKit
 import Foundation
 
-FileHandle.standardError.write(Data("""
-    NotesAction is an app extension: appexd launches it for a host's request.
-    The extension runtime (NSExtensionMain) is not available yet, so it can't run on its own.
+/// Upper-cases the text of every item, from its content text and its text attachments.
+final class UppercaseAction: NSExtensionRequestHandling {
+    func beginRequest(with context: NSExtensionContext) {
+        Task {
+            var returned: [NSExtensionItem] = []
+            for item in context.inputItems {
+                let result = NSExtensionItem()
+                result.attributedContentText = item.attributedContentText.map { NSAttributedString(string: $0.string.uppercased()) }
+                var attachments: [NSItemProvider] = []
+                for provider in item.attachments ?? [] where provider.hasItemConformingToTypeIdentifier(UTType.plainText.identifier) {
+                    do {
+                        let text = try await provider.loadItem(forTypeIdentifier: UTType.plainText.identifier)
+                        attachments.append(NSItemProvider(object: Self.text(of: text).uppercased()))
+                    } catch {
+                        context.cancelRequest(withError: error)
+                        return
+                    }
+                }
+                result.attachments = attachments
+                returned.append(result)
+            }
+            await context.completeRequest(returningItems: returned)
+        }
+    }
 
-    """.utf8))
-exit(69)
+    private static func text(of item: any NSItemProviderValue) -> String {
+        switch item {
+        case let text as String: text
+        case let data as Data: String(decoding: data, as: UTF8.self)
+        default: "\(item)"
+        }
+    }
+}
+
+NSExtensionMain()

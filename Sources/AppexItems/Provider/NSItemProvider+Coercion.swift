@@ -1,5 +1,5 @@
 import AppexCore
-import Foundation
+public import Foundation
 
 // How a representation of one kind is loaded as another. The rules, also listed in the
 // catalog's "Coercions" section:
@@ -80,7 +80,7 @@ extension NSItemProvider.Representation.Payload {
 extension NSItemProvider.ItemValue {
     /// The file this item stands for: a file URL registered under a type that is not a URL
     /// type (`public.jpeg`, say) means the file's contents, as on Apple's platforms.
-    func contentFile(registeredAs typeIdentifier: String) -> URL? {
+    public func contentFile(registeredAs typeIdentifier: String) -> URL? {
         guard case .url(let url) = self, url.isFileURL else { return nil }
         if let type = UTType(typeIdentifier), type.conforms(to: .url) { return nil }
         return url

@@ -18,11 +18,33 @@ struct TemporaryFile: Sendable {
     }
 
     /// Copies the file or folder at `source` to a new file of the same name.
+    ///
+    /// A symbolic link is followed: the copy holds what it points to. A file that came
+    /// from another process arrives as a link to its descriptor (`/proc/self/fd/N`), and
+    /// copying the link itself would copy nothing.
     static func copying(_ source: URL, in base: URL) throws -> TemporaryFile {
         try make(in: base) { directory in
             let url = directory.appendingPathComponent(source.lastPathComponent)
-            try FileManager.default.copyItem(at: source, to: url)
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: source.path)) != nil {
+                try copyContents(of: source, to: url)
+            } else {
+                try FileManager.default.copyItem(at: source, to: url)
+            }
             return url
+        }
+    }
+
+    /// Copies the bytes `source` leads to, in chunks, into a new file at `destination`.
+    private static func copyContents(of source: URL, to destination: URL) throws {
+        let reader = try FileHandle(forReadingFrom: source)
+        defer { try? reader.close() }
+        guard FileManager.default.createFile(atPath: destination.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+        }
+        let writer = try FileHandle(forWritingTo: destination)
+        defer { try? writer.close() }
+        while let chunk = try reader.read(upToCount: 4 << 20), !chunk.isEmpty {
+            try writer.write(contentsOf: chunk)
         }
     }
 

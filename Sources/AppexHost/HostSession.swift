@@ -1,0 +1,50 @@
+import AppexIPC
+import AppexItems
+import AppexSession
+import AppexSystem
+import AppexWire
+import Foundation
+
+/// The host's end of one session with an extension process: its connection, and the
+/// providers of the requests sent on it, which it serves as the extension loads them.
+final class HostSession: Sendable {
+    let id: UInt64
+    let connection: Connection
+    let providers = ProviderServer()
+
+    init(id: UInt64, socket: FileDescriptor, extensionIdentifier: String) {
+        self.id = id
+        connection = Connection(socket: socket, name: "\(extensionIdentifier) session \(id)")
+    }
+
+    /// Greets the extension and starts reading; `handle` gets what the session doesn't
+    /// handle itself, and `closed` runs once when it ends.
+    func start(handle: @escaping @Sendable (IncomingMessage) -> Void, closed: @escaping @Sendable (ConnectionClosure) -> Void) {
+        connection.start { [self] incoming in
+            switch incoming.message {
+            case .welcome:
+                break
+            case .loadRequest(let load):
+                providers.serve(load) { [connection] result, descriptors in
+                    try? connection.send(.loadResult(result), descriptors: descriptors)
+                }
+            default:
+                handle(incoming)
+            }
+        } onClose: { closure in
+            closed(closure)
+        }
+        try? connection.send(.hello(Hello(role: .sessionHost, name: ProcessInfo.processInfo.processName)))
+    }
+
+    /// Sends `requestID` with `items`, whose providers stay here to serve loads.
+    func send(_ requestID: UUID, items: [NSExtensionItem]) throws(ConnectionError) {
+        try connection.send(.extensionRequest(RequestItems(requestID: requestID, items: providers.describe(items, for: requestID))))
+    }
+
+    /// Tells the extension its answer to `requestID` arrived, and forgets the request's providers.
+    func acknowledge(_ requestID: UUID) {
+        try? connection.send(.requestAcknowledged(RequestReference(requestID)))
+        providers.release(requestID)
+    }
+}

@@ -1,0 +1,198 @@
+public import AppexCore
+public import AppexItems
+public import AppexWire
+public import Foundation
+import Synchronization
+
+/// An installed extension, as a host app uses it: Apple's `NSExtension`.
+///
+/// ```swift
+/// let uppercase = try await NSExtension.extension(withIdentifier: "com.example.notes.uppercase")
+/// let item = NSExtensionItem()
+/// item.attachments = [NSItemProvider(object: "hello")]
+/// switch try await uppercase.request(withInputItems: [item]) {
+/// case .completed(let items): print(items)
+/// case .cancelled(let error): print("cancelled:", error)
+/// case .interrupted(let interruption): print("interrupted:", interruption.message)
+/// }
+/// ```
+///
+/// appexd launches the extension for the first request, in its own process, and reuses
+/// that process for this host's later requests until it has been idle for its point's
+/// grace period. The request blocks run on a background thread, once per request; keep
+/// them short, since loads of the same session wait while they run.
+public final class NSExtension: Sendable {
+    /// The extension's bundle identifier.
+    public let identifier: String
+    /// What the registry knows of it: point, name, version, containing app, bundle path.
+    public let summary: ExtensionSummary
+
+    private struct Blocks {
+        var completion: (@Sendable (UUID, [NSExtensionItem]) -> Void)?
+        var cancellation: (@Sendable (UUID, any Error) -> Void)?
+        var interruption: (@Sendable (UUID) -> Void)?
+        var interruptions: [UUID: ExtensionInterruption] = [:]
+    }
+
+    private let home: AppexHome
+    private let blocks = Mutex(Blocks())
+
+    private init(summary: ExtensionSummary, home: AppexHome) {
+        self.identifier = summary.identifier
+        self.summary = summary
+        self.home = home
+    }
+
+    // MARK: Finding extensions
+
+    /// The installed extension `identifier`, as Apple's `NSExtension(identifier:)`, which
+    /// blocks while it asks appexd. Use ``extension(withIdentifier:home:)`` from async code.
+    public convenience init(identifier: String) throws {
+        let found = try Blocking.wait { () async throws(ErrorInfo) -> ExtensionSummary in
+            try await Self.lookUp(identifier, home: .current)
+        }
+        self.init(summary: found, home: .current)
+    }
+
+    /// The installed extension `identifier`. Throws if it isn't installed.
+    public static func `extension`(withIdentifier identifier: String, home: AppexHome = .current) async throws -> NSExtension {
+        NSExtension(summary: try await lookUp(identifier, home: home), home: home)
+    }
+
+    /// The enabled extensions of `point` whose activation rules accept `items`, in the
+    /// user's order.
+    public static func extensions(ofPoint point: String, matching items: [NSExtensionItem], home: AppexHome = .current) async throws -> [NSExtension] {
+        let broker = try await RequestBroker.shared(home: home)
+        let found = try await broker.daemon.query(point: point, items: ActivationItems(describing: items))
+        return found.map { NSExtension(summary: $0, home: home) }
+    }
+
+    private static func lookUp(_ identifier: String, home: AppexHome) async throws(ErrorInfo) -> ExtensionSummary {
+        let broker = try await RequestBroker.shared(home: home)
+        guard let found = try await broker.daemon.lookUp(identifier) else {
+            throw AppexErrorDomain.runtimeError(1, "no extension \(identifier) is installed", recovery: "`appex list` shows the installed extensions.")
+        }
+        return found
+    }
+
+    // MARK: Requests, in Apple's shape
+
+    /// Runs with the request's identifier and returned items when the extension completes it.
+    public var requestCompletionBlock: (@Sendable (UUID, [NSExtensionItem]) -> Void)? {
+        get { blocks.withLock { $0.completion } }
+        set { blocks.withLock { $0.completion = newValue } }
+    }
+
+    /// Runs with the request's identifier and the error when the request is cancelled.
+    public var requestCancellationBlock: (@Sendable (UUID, any Error) -> Void)? {
+        get { blocks.withLock { $0.cancellation } }
+        set { blocks.withLock { $0.cancellation = newValue } }
+    }
+
+    /// Runs with the request's identifier when the request ends without an answer; the
+    /// reason is ``interruption(forRequestIdentifier:)``.
+    public var requestInterruptionBlock: (@Sendable (UUID) -> Void)? {
+        get { blocks.withLock { $0.interruption } }
+        set { blocks.withLock { $0.interruption = newValue } }
+    }
+
+    /// Sets ``requestCompletionBlock``, as Objective-C code spells it.
+    public func setRequestCompletionBlock(_ block: (@Sendable (UUID, [NSExtensionItem]) -> Void)?) { requestCompletionBlock = block }
+    /// Sets ``requestCancellationBlock``.
+    public func setRequestCancellationBlock(_ block: (@Sendable (UUID, any Error) -> Void)?) { requestCancellationBlock = block }
+    /// Sets ``requestInterruptionBlock``.
+    public func setRequestInterruptionBlock(_ block: (@Sendable (UUID) -> Void)?) { requestInterruptionBlock = block }
+
+    /// Why request `identifier` was interrupted, once its interruption block has been called.
+    public func interruption(forRequestIdentifier identifier: UUID) -> ExtensionInterruption? {
+        blocks.withLock { $0.interruptions[identifier] }
+    }
+
+    /// Starts a request with `items` and returns its identifier; its outcome goes to one of
+    /// the request blocks. Blocks while appexd starts it; use ``request(withInputItems:)``
+    /// from async code.
+    public func beginExtensionRequest(withInputItems items: [NSExtensionItem]) throws -> UUID {
+        try Blocking.wait { () async throws(ErrorInfo) -> UUID in
+            try await self.beginExtensionRequest(withInputItems: items)
+        }
+    }
+
+    /// Starts a request with `items` and returns its identifier; its outcome goes to one of
+    /// the request blocks.
+    public func beginExtensionRequest(withInputItems items: [NSExtensionItem]) async throws(ErrorInfo) -> UUID {
+        let broker = try await RequestBroker.shared(home: home)
+        return try await broker.begin(identifier, items: items) { [self] requestID, outcome in deliverToBlocks(requestID, outcome) }
+    }
+
+    /// Cancels request `identifier`: its cancellation block runs with `NSUserCancelledError`,
+    /// and whatever the extension answers later is dropped.
+    public func cancelExtensionRequest(withIdentifier identifier: UUID) {
+        RequestBroker.existing(home: home)?.cancel(identifier)
+    }
+
+    /// The pid of the process serving request `identifier`, or -1 if it isn't running.
+    public func pid(forRequestIdentifier identifier: UUID) -> pid_t {
+        RequestBroker.existing(home: home)?.pid(of: identifier) ?? -1
+    }
+
+    // MARK: Requests, in Swift
+
+    /// Runs a request with `items` and returns how it ended. Throws only if appexd refuses
+    /// to start it, such as for an extension that is disabled or no longer installed.
+    public func request(withInputItems items: [NSExtensionItem]) async throws(ErrorInfo) -> ExtensionRequestOutcome {
+        let broker = try await RequestBroker.shared(home: home)
+        let requestID = UUID()
+        let outcome = OutcomeBox()
+        let started: Result<UUID, ErrorInfo> = await withTaskCancellationHandler {
+            do throws(ErrorInfo) {
+                return .success(try await broker.begin(identifier, items: items, requestID: requestID) { _, result in outcome.set(result) })
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            broker.cancel(requestID)
+        }
+        _ = try started.get()
+        return await withTaskCancellationHandler {
+            await outcome.value()
+        } onCancel: {
+            broker.cancel(requestID)
+        }
+    }
+
+    private func deliverToBlocks(_ requestID: UUID, _ outcome: ExtensionRequestOutcome) {
+        let current = blocks.withLock { state in
+            if case .interrupted(let interruption) = outcome { state.interruptions[requestID] = interruption }
+            return state
+        }
+        switch outcome {
+        case .completed(let items): current.completion?(requestID, items)
+        case .cancelled(let error): current.cancellation?(requestID, error)
+        case .interrupted: current.interruption?(requestID)
+        }
+    }
+}
+
+/// Holds one request's outcome until someone awaits it.
+private final class OutcomeBox: Sendable {
+    private let state = Mutex<(outcome: ExtensionRequestOutcome?, waiter: CheckedContinuation<ExtensionRequestOutcome, Never>?)>((nil, nil))
+
+    func set(_ outcome: ExtensionRequestOutcome) {
+        let waiter = state.withLock { state in
+            state.outcome = outcome
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: outcome)
+    }
+
+    func value() async -> ExtensionRequestOutcome {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                if state.outcome == nil { state.waiter = continuation }
+                return state.outcome
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import AppexIPC
+import AppexItems
+import AppexSession
+import AppexSystem
+import AppexWire
+import Foundation
+import Synchronization
+
+/// The extension process's connections: descriptor 3 to appexd and descriptor 4 to the
+/// host, and the requests in flight between them.
+final class ExtensionRuntime: Sendable {
+    /// The descriptor appexd gives the extension for its control channel.
+    static let controlDescriptor: Int32 = 3
+    /// The descriptor appexd gives the extension for its session with the host.
+    static let sessionDescriptor: Int32 = 4
+
+    private struct State {
+        /// Completion handlers waiting for the host's acknowledgement, by request.
+        var awaitingAcknowledgement: [UUID: @Sendable (Bool) -> Void] = [:]
+        var ending = false
+    }
+
+    let bundleIdentifier: String
+    let control: Connection
+    let session: Connection
+    private let loads: PendingLoads
+    private let state = Mutex(State())
+    /// Starts a request on the main thread; set once, before the session starts.
+    private let begin: @Sendable (NSExtensionContext) -> Void
+
+    init(bundleIdentifier: String, begin: @escaping @Sendable (NSExtensionContext) -> Void) {
+        self.bundleIdentifier = bundleIdentifier
+        self.begin = begin
+        control = Connection(socket: FileDescriptor(owning: Self.controlDescriptor), name: "appexd")
+        session = Connection(socket: FileDescriptor(owning: Self.sessionDescriptor), name: "host")
+        loads = PendingLoads(connection: session)
+    }
+
+    /// Greets appexd, checks in, and starts serving the host.
+    func start() {
+        control.start { [self] incoming in
+            handleControl(incoming.message)
+        } onClose: { [self] closure in
+            end("appexd closed the control channel (\(closure))")
+        }
+        session.start { [self] incoming in
+            handleSession(incoming)
+        } onClose: { [self] closure in
+            loads.close(reason: "the host closed the session (\(closure))")
+            end(nil)
+        }
+        try? control.send(.hello(Hello(role: .extension, name: bundleIdentifier)))
+        try? control.send(.checkIn(CheckIn(bundleIdentifier: bundleIdentifier)))
+    }
+
+    // MARK: appexd
+
+    private func handleControl(_ message: WireMessage) {
+        switch message {
+        case .welcome:
+            break
+        case .goodbye(let goodbye):
+            end(goodbye.reason.isEmpty ? nil : "appexd ends this extension: \(goodbye.reason)")
+        case .failure(let failure):
+            Self.log("appexd reported: \(failure.error)")
+        default:
+            Self.log("appexd sent \(message.name), which an extension never receives; ignored")
+        }
+    }
+
+    /// Asks appexd to open `url`, and reports whether it did.
+    func open(_ url: URL, completion: @escaping @Sendable (Bool) -> Void) {
+        Task {
+            do throws(ConnectionError) {
+                let answer = try await control.call { .openURL(OpenURL(call: $0, url: url.absoluteString)) }
+                guard case .openURLResult(let result) = answer.message else { return completion(false) }
+                if !result.opened { Self.log("open(\(url.absoluteString)) was refused: \(result.reason)") }
+                completion(result.opened)
+            } catch {
+                Self.log("open(\(url.absoluteString)) failed: \(error)")
+                completion(false)
+            }
+        }
+    }
+
+    // MARK: The host
+
+    private func handleSession(_ incoming: IncomingMessage) {
+        switch incoming.message {
+        case .hello(let hello):
+            try? session.send(.welcome(Welcome(version: min(hello.maximumVersion, WireVersion.current), pid: getpid(), name: bundleIdentifier)))
+        case .extensionRequest(let request):
+            let items = loads.items(request.items, requestID: request.requestID)
+            let context = NSExtensionContext(requestIdentifier: request.requestID, inputItems: items, runtime: self)
+            begin(context)
+        case .loadResult(let result):
+            if !loads.receive(result, in: incoming) { Self.log("the host answered load \(result.loadID), which no one asked for; ignored") }
+        case .requestAcknowledged(let reference):
+            let handler = state.withLock { $0.awaitingAcknowledgement.removeValue(forKey: reference.requestID) }
+            if let handler { DispatchQueue.main.async { handler(false) } }
+        default:
+            Self.log("the host sent \(incoming.message.name), which an extension never receives; closing the session")
+            session.close()
+        }
+    }
+
+    /// Sends the request's items, then runs `completionHandler` once the host acknowledges them.
+    func complete(_ requestID: UUID, items: [NSExtensionItem], completionHandler: (@Sendable (Bool) -> Void)?) {
+        Task {
+            var slots = DescriptorSlots()
+            let wire: [WireItem]
+            do throws(ErrorInfo) {
+                wire = try await MaterializedItems.wireItems(items, slots: &slots)
+            } catch {
+                Self.log("the returned items could not be sent, so the request is cancelled instead: \(error)")
+                cancel(requestID, error: error)
+                if let completionHandler { DispatchQueue.main.async { completionHandler(true) } }
+                return
+            }
+            if let completionHandler {
+                state.withLock { $0.awaitingAcknowledgement[requestID] = completionHandler }
+            }
+            do throws(ConnectionError) {
+                try session.send(.completeRequest(RequestItems(requestID: requestID, items: wire)), descriptors: slots.descriptors)
+            } catch {
+                Self.log("the returned items could not reach the host: \(error)")
+                expire(requestID)
+            }
+        }
+    }
+
+    /// Sends the cancellation of `requestID`.
+    func cancel(_ requestID: UUID, error: ErrorInfo) {
+        do throws(ConnectionError) {
+            try session.send(.cancelledRequest(CancelledRequest(requestID: requestID, error: error)))
+        } catch {
+            Self.log("the cancellation could not reach the host: \(error)")
+        }
+    }
+
+    private func expire(_ requestID: UUID) {
+        let handler = state.withLock { $0.awaitingAcknowledgement.removeValue(forKey: requestID) }
+        if let handler { DispatchQueue.main.async { handler(true) } }
+    }
+
+    // MARK: Ending
+
+    /// Ends the process: completion handlers still waiting run with `expired` true on the
+    /// main queue, then the process exits with status 0.
+    private func end(_ reason: String?) {
+        let waiting = state.withLock { state -> [@Sendable (Bool) -> Void]? in
+            guard !state.ending else { return nil }
+            state.ending = true
+            defer { state.awaitingAcknowledgement.removeAll() }
+            return Array(state.awaitingAcknowledgement.values)
+        }
+        guard let waiting else { return }
+        if let reason { Self.log(reason) }
+        DispatchQueue.main.async {
+            for handler in waiting { handler(true) }
+            exit(0)
+        }
+    }
+
+    /// Writes one line to standard error, which appexd keeps in its log.
+    static func log(_ message: String) {
+        let name = ProcessInfo.processInfo.processName
+        FileHandle.standardError.write(Data("\(name)[\(getpid())]: \(message)\n".utf8))
+    }
+}

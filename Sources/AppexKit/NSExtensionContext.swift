@@ -1,0 +1,85 @@
+public import AppexItems
+public import Foundation
+import AppexWire
+import Synchronization
+
+/// A request as the extension sees it: the host's items, and the way to answer. Apple's
+/// `NSExtensionContext`.
+///
+/// The context is `Sendable`: answer from any thread or task. Exactly one answer counts,
+/// the first; a later one is ignored and logged, since the host has its outcome.
+public final class NSExtensionContext: Sendable {
+    /// The request's identifier, the one the host's `beginExtensionRequest` returned.
+    public let requestIdentifier: UUID
+
+    /// The host's items. Their attachments load lazily from the host's providers: nothing
+    /// crosses until the extension asks for a type.
+    public let inputItems: [NSExtensionItem]
+
+    private let runtime: ExtensionRuntime
+    private let answered = Atomic(false)
+
+    init(requestIdentifier: UUID, inputItems: [NSExtensionItem], runtime: ExtensionRuntime) {
+        self.requestIdentifier = requestIdentifier
+        self.inputItems = inputItems
+        self.runtime = runtime
+    }
+
+    /// Ends the request with `items` for the host.
+    ///
+    /// The items' attachments are loaded here, all at once, and sent with their content:
+    /// small data inside the message, large data and files as descriptors. (Apple keeps them
+    /// lazy, but this process ends soon after and could not serve later loads.) Then the
+    /// host's completion block runs, and after it, `completionHandler` runs on the main
+    /// queue with `expired` false. If the system ends the extension before the host has
+    /// acknowledged the items, it runs with `expired` true.
+    public func completeRequest(returningItems items: [NSExtensionItem]?, completionHandler: (@Sendable (_ expired: Bool) -> Void)? = nil) {
+        guard claimAnswer("completeRequest(returningItems:)") else { return }
+        runtime.complete(requestIdentifier, items: items ?? [], completionHandler: completionHandler)
+    }
+
+    /// Ends the request with `items`; returns `expired` (see ``completeRequest(returningItems:completionHandler:)``).
+    @discardableResult
+    public func completeRequest(returningItems items: [NSExtensionItem]?) async -> Bool {
+        await withCheckedContinuation { continuation in
+            completeRequest(returningItems: items) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Ends the request without items: the host's cancellation block gets `error`.
+    ///
+    /// Apple's convention is an `NSError` in `NSCocoaErrorDomain` with `NSUserCancelledError`
+    /// when the user cancelled; any error's domain, code, description and recovery
+    /// suggestion reach the host.
+    public func cancelRequest(withError error: any Error) {
+        guard claimAnswer("cancelRequest(withError:)") else { return }
+        runtime.cancel(requestIdentifier, error: ErrorInfo(error))
+    }
+
+    /// Asks the system to open `url`, as Apple's `open(_:completionHandler:)`.
+    ///
+    /// Only extension points whose policy allows it may open URLs (Today widgets, for one);
+    /// elsewhere the handler gets `false`, and the reason is logged to standard error. The
+    /// handler runs on the main queue.
+    public func open(_ url: URL, completionHandler: (@Sendable (_ success: Bool) -> Void)? = nil) {
+        runtime.open(url) { opened in
+            DispatchQueue.main.async { completionHandler?(opened) }
+        }
+    }
+
+    /// Asks the system to open `url`; returns whether it did.
+    @discardableResult
+    public func open(_ url: URL) async -> Bool {
+        await withCheckedContinuation { continuation in
+            runtime.open(url) { continuation.resume(returning: $0) }
+        }
+    }
+
+    private func claimAnswer(_ call: String) -> Bool {
+        guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            ExtensionRuntime.log("\(call) was called after request \(requestIdentifier) was already answered; the host keeps the first answer")
+            return false
+        }
+        return true
+    }
+}

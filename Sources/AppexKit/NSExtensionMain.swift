@@ -1,0 +1,57 @@
+import AppexSystem
+import AppexWire
+import Foundation
+
+/// Runs the extension: Apple's `NSExtensionMain`, which an extension's `main.swift` calls
+/// and which never returns.
+///
+/// ```swift
+/// // main.swift of the NotesAction extension
+/// import AppexKit
+/// NSExtensionMain()
+/// ```
+///
+/// It reads the bundle's Info.plist, makes the principal class, checks in with appexd and
+/// serves the host's requests on the main queue until appexd ends the process. appexd
+/// launches extensions; run one with `appex run ID`. If the principal class can't be found,
+/// it says so on standard error, to appexd and to the host (whose request is interrupted
+/// with that reason), and exits with status 78 (`EX_CONFIG`).
+@MainActor
+public func NSExtensionMain() -> Never {
+    guard let bundlePath = ProcessInfo.processInfo.environment["APPEX_EXTENSION_BUNDLE"] else {
+        FileHandle.standardError.write(Data("""
+            \(ProcessInfo.processInfo.processName) is an app extension: appexd launches it for a host's request.
+            Run it through a host, such as `appex run <extension identifier> --text hello`.
+
+            """.utf8))
+        exit(64)
+    }
+    let principal: (identifier: String, type: any NSExtensionRequestHandling.Type)
+    do {
+        principal = try PrincipalClass.load(bundle: URL(fileURLWithPath: bundlePath))
+    } catch {
+        refuseToStart(error)
+    }
+    let instance = principal.type.init()
+    let runtime = ExtensionRuntime(bundleIdentifier: principal.identifier) { context in
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated { instance.beginRequest(with: context) }
+        }
+    }
+    runtime.start()
+    dispatchMain()
+}
+
+/// Reports why the extension can't start, on standard error and on both channels, then exits.
+private func refuseToStart(_ failure: PrincipalClass.Failure) -> Never {
+    ExtensionRuntime.log("can't start: \(failure.message). \(failure.recovery)")
+    let error = ErrorInfo(domain: AppexErrorDomain.runtime, code: 3, message: failure.message, recoverySuggestion: failure.recovery)
+    for raw in [ExtensionRuntime.controlDescriptor, ExtensionRuntime.sessionDescriptor] {
+        let socket = FileDescriptor(owning: raw)
+        if let bytes = try? WireMessage.failure(Failure(error: error)).frameBytes(descriptorCount: 0) {
+            _ = bytes.withUnsafeBytes { try? UnixSocket.send(socket, $0, descriptors: []) }
+        }
+        socket.close()
+    }
+    exit(78)
+}

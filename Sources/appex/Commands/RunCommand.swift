@@ -1,0 +1,106 @@
+import AppexHost
+import AppexItems
+import ArgumentParser
+import Foundation
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Send items to an extension, as a host app would, and print how the request ended.",
+        discussion: """
+            The items form one NSExtensionItem: the text as its content text and as a text attachment, \
+            each URL and each file as an attachment. Returned text and URLs are printed; returned files are \
+            saved into --output. Exit status: 0 completed, 1 cancelled, 2 could not start, 3 interrupted.
+            """
+    )
+
+    @Argument(help: "The extension's bundle identifier, as `appex list` shows it.")
+    var identifier: String
+
+    @Option(help: "Text to send.")
+    var text: String?
+
+    @Option(help: "A URL to send; repeat for more.")
+    var url: [String] = []
+
+    @Option(help: "A file to send; repeat for more. The extension gets it as a descriptor.", completion: .file())
+    var file: [String] = []
+
+    @Option(help: "Where to save returned files (default: a new folder in the temporary directory).", completion: .directory)
+    var output: String?
+
+    @Option(help: "Cancel the request after this many seconds without an answer; 0 waits for ever.")
+    var timeout: Double = 60
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let items = try inputItems()
+        let folder = output.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("appex-run-\(UUID().uuidString.prefix(8))")
+        let started = ContinuousClock.now
+        let outcome: ExtensionRequestOutcome
+        do {
+            let target = try await NSExtension.extension(withIdentifier: identifier)
+            outcome = try await withTimeout(timeout) { try await target.request(withInputItems: items) }
+        } catch {
+            throw CommandFailure(status: CommandFailure.trouble, "error: \(ErrorText.describe(error))")
+        }
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let report = await RequestReport.make(identifier, outcome, milliseconds: milliseconds, savingFilesIn: folder)
+        if json {
+            try Output.json(report)
+        } else {
+            print("\(identifier): " + report.lines().joined(separator: "\n").trimmingCharacters(in: .whitespaces))
+        }
+        switch outcome {
+        case .completed: return
+        case .cancelled: throw CommandFailure.silent(CommandFailure.no)
+        case .interrupted: throw CommandFailure.silent(3)
+        }
+    }
+
+    private func inputItems() throws -> [NSExtensionItem] {
+        let item = NSExtensionItem()
+        var attachments: [NSItemProvider] = []
+        if let text {
+            item.attributedContentText = NSAttributedString(string: text)
+            attachments.append(NSItemProvider(object: text))
+        }
+        for string in url {
+            guard let url = URL(string: string), url.scheme != nil else {
+                throw CommandFailure(status: CommandFailure.trouble, "error: --url \(string) is not an absolute URL; write it with its scheme, such as https://example.com")
+            }
+            attachments.append(NSItemProvider(object: url))
+        }
+        for path in file {
+            let url = URL(fileURLWithPath: path)
+            guard let provider = NSItemProvider(contentsOf: url) else {
+                throw CommandFailure(status: CommandFailure.trouble, "error: --file \(path) is not a readable file")
+            }
+            attachments.append(provider)
+        }
+        if !attachments.isEmpty { item.attachments = attachments }
+        return [item]
+    }
+
+    /// Runs `body`, cancelling it after `seconds` (never, for 0).
+    private func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard seconds > 0 else { return try await body() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let result { return result }
+                group.cancelAll()
+            }
+            throw CancellationError()
+        }
+    }
+}
