@@ -1,13 +1,13 @@
 import AppexCore
 import AppexSystem
-import AppexWire
+public import AppexWire
 import Foundation
 
 /// Connects to the home's daemon, starting one when none is running.
 ///
 /// Several processes may do this at once: each starts a daemon, the daemons race for the
 /// home's lock, exactly one wins and the others exit, and every caller connects to the winner.
-enum DaemonConnector {
+public enum DaemonConnector {
     /// How long to wait for a daemon that was just started to accept connections.
     static let startTimeout: Duration = .seconds(5)
 
@@ -42,7 +42,7 @@ enum DaemonConnector {
     }
 
     /// appexd: `APPEX_DAEMON` if set, else beside this program, else on PATH.
-    static func daemonExecutable() throws(ErrorInfo) -> String {
+    public static func daemonExecutable() throws(ErrorInfo) -> String {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["APPEX_DAEMON"], !path.isEmpty { return path }
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()

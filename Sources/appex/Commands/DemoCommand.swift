@@ -5,10 +5,10 @@ import AppexSamples
 import ArgumentParser
 import Foundation
 
-struct DemoCommand: ParsableCommand {
+struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Assemble and install the sample apps in a private home, then list, query, match and validate.",
+        abstract: "Assemble and install the sample apps in a private home, then list, query, match, run requests and validate.",
         discussion: "Everything printed is computed as the demo runs. Your own Appex data is never touched."
     )
 
@@ -18,14 +18,14 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Keep the demo home afterwards, to explore it with APPEX_HOME=… appex list.")
     var keep = false
 
-    func run() throws {
+    func run() async throws {
         let root = home.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("appex-demo-\(UUID().uuidString.prefix(8))")
         defer {
             if !keep && home == nil { try? FileManager.default.removeItem(at: root) }
         }
         let demo = try Demo(root: root)
-        try demo.run()
+        try await demo.run()
         if keep || home != nil {
             print("\nThe demo home is kept: APPEX_HOME=\(root.appendingPathComponent("home").path) appex list -v")
         }

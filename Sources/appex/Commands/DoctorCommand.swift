@@ -1,9 +1,11 @@
 import AppexCore
+import AppexHost
 import AppexRegistry
+import AppexWire
 import ArgumentParser
 import Foundation
 
-struct DoctorCommand: ParsableCommand {
+struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Report what this machine and this installation provide, and what is missing."
@@ -21,8 +23,8 @@ struct DoctorCommand: ParsableCommand {
         var detail: String
     }
 
-    func run() throws {
-        let checks = DoctorChecks.run(home: .current)
+    func run() async throws {
+        let checks = await DoctorChecks.run(home: .current)
         if json { return try Output.json(checks) }
         var area = ""
         for check in checks {
@@ -42,7 +44,7 @@ struct DoctorCommand: ParsableCommand {
 
 /// The doctor's checks, each computed from the machine, never assumed.
 enum DoctorChecks {
-    static func run(home: AppexHome) -> [DoctorCommand.Check] {
+    static func run(home: AppexHome) async -> [DoctorCommand.Check] {
         var checks: [DoctorCommand.Check] = []
         func add(_ area: String, _ name: String, _ state: DoctorCommand.Check.State, _ detail: String) {
             checks.append(.init(area: area, name: name, state: state, detail: detail))
@@ -73,7 +75,20 @@ enum DoctorChecks {
         } else {
             add("Uniform types", "built-in types", .ok, "\(UTTypeGraph.system.declarations.count) declarations")
         }
-        add("Runtime", "appexd", .unavailable, "the request runtime (appexd, NSExtensionMain) is not built yet, so extensions can't be launched")
+        do throws(ErrorInfo) {
+            let executable = try DaemonConnector.daemonExecutable()
+            if let daemon = try? await DaemonClient.connect(home: home, role: .cli, startIfNeeded: false) {
+                add("Runtime", "appexd", .ok, "running, pid \(daemon.daemonPID), at \(home.daemonSocketURL.path)")
+                daemon.close()
+            } else {
+                add("Runtime", "appexd", .ok, "not running; hosts and the CLI start \(executable) on demand")
+            }
+        } catch {
+            add("Runtime", "appexd", .missing, error.message + " " + error.recoverySuggestion)
+        }
+        add("Runtime", "memory watch", .ok, "appexd reads each extension's resident memory every 50 ms and ends one over its point's limit (reason: memory limit)")
+        add("Runtime", "memory hard limit", .unavailable, "no cgroup memory limit or RLIMIT_AS backstop yet: they arrive with the sandbox work")
+        add("Runtime", "deadlines", .ok, "launch (check-in) 1 s by default, request deadlines per point, idle grace per point; see docs/extension-points.md")
         add("Sandbox", "layers", .unavailable, "no sandbox layer is applied yet: Landlock, seccomp, namespaces and cgroups arrive with the sandbox work")
         return checks
     }

@@ -19,19 +19,26 @@ struct Demo {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         print("Appex demo, in a private home: \(registry.home.dataDirectory.path)")
         let apps = try assemble()
         try install(apps)
         try list()
         try query()
         try match()
+        do {
+            try await runRequests()
+        } catch {
+            await stopDaemon()
+            throw error
+        }
         try userChoices()
         try validateBrokenBundle()
         try uninstall()
+        await stopDaemon()
     }
 
-    private func heading(_ text: String) {
+    func heading(_ text: String) {
         print("\n== \(text)")
     }
 

@@ -1,0 +1,69 @@
+import AppexCore
+import AppexHost
+import AppexItems
+import AppexRegistry
+import AppexWire
+import Foundation
+
+extension Demo {
+    /// Runs real requests against the installed samples: appexd starts on demand, launches
+    /// each extension in its own process, and reuses it for the next request.
+    func runRequests() async throws {
+        heading("Run requests: appexd launches each extension in its own process (appex run)")
+        let home = registry.home
+        do {
+            let uppercase = try await NSExtension.extension(withIdentifier: "com.example.notes.uppercase", home: home)
+            for label in ["first request (starts appexd and the extension)", "second request (the same process, warm)"] {
+                try await request(uppercase, [Self.textItem("hello from the demo")], label: label)
+            }
+            let notes = try await NSExtension.extension(withIdentifier: "com.example.notes.share", home: home)
+            let shared = Self.textItem("Buy oat milk")
+            shared.attachments = (shared.attachments ?? []) + [NSItemProvider(object: URL(string: "https://www.swift.org")!)]
+            try await request(notes, [shared], label: "text and a link, filed into its container")
+
+            let photo = root.appendingPathComponent("Sunset.png")
+            try Data(count: 4 << 20).write(to: photo)
+            let album = try await NSExtension.extension(withIdentifier: "com.example.photos.share", home: home)
+            let item = NSExtensionItem()
+            item.attachments = [NSItemProvider(contentsOf: photo)!]
+            try await request(album, [item], label: "a 4 MiB image, handed over as a descriptor")
+
+            let daemon = try await DaemonClient.connect(home: home, role: .cli, startIfNeeded: false)
+            defer { daemon.close() }
+            print("  live extension processes (appex ps):")
+            for process in try await daemon.processes() {
+                print("    pid \(process.pid)  \(process.extensionIdentifier)  \(process.residentBytes >> 20) MiB  \(process.state)")
+            }
+        } catch let error as ErrorInfo {
+            throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
+        }
+    }
+
+    private func request(_ target: NSExtension, _ items: [NSExtensionItem], label: String) async throws {
+        let started = ContinuousClock.now
+        let outcome = try await target.request(withInputItems: items)
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let report = await RequestReport.make(target.identifier, outcome, milliseconds: milliseconds, savingFilesIn: root.appendingPathComponent("returned"))
+        print("  \(target.summary.displayName) — \(label):")
+        for line in report.lines(indent: "    ") { print(line) }
+    }
+
+    private static func textItem(_ text: String) -> NSExtensionItem {
+        let item = NSExtensionItem()
+        item.attributedContentText = NSAttributedString(string: text)
+        item.attachments = [NSItemProvider(object: text)]
+        return item
+    }
+
+    /// Stops the demo home's appexd, if it runs, and waits (boundedly) for it to go.
+    func stopDaemon() async {
+        guard let daemon = try? await DaemonClient.connect(home: registry.home, role: .cli, startIfNeeded: false) else { return }
+        let pid = daemon.daemonPID
+        daemon.close()
+        kill(pid, SIGTERM)
+        for _ in 0..<300 where FileManager.default.fileExists(atPath: registry.home.daemonSocketURL.path) {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
