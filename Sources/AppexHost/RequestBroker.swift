@@ -48,13 +48,19 @@ final class RequestBroker: Sendable {
     static func shared(home: AppexHome = .current) async throws(ErrorInfo) -> RequestBroker {
         let key = home.daemonSocketURL.standardizedFileURL.path
         if let broker = brokers.withLock({ $0[key] }), broker.daemon.connection.closure == nil { return broker }
-        let broker = RequestBroker(daemon: try await DaemonClient.connect(home: home))
-        _ = broker.daemon.addHandlers { [weak broker] interrupted in
-            broker?.interrupted(interrupted)
-        } closed: { [weak broker] closure in
-            broker?.daemonClosed(closure)
+        let connected = RequestBroker(daemon: try await DaemonClient.connect(home: home))
+        _ = connected.daemon.addHandlers { [weak connected] interrupted in
+            connected?.interrupted(interrupted)
+        } closed: { [weak connected] closure in
+            connected?.daemonClosed(closure)
         }
-        brokers.withLock { $0[key] = broker }
+        // Another task may have connected meanwhile: keep one broker per home.
+        let broker = brokers.withLock { brokers in
+            if let existing = brokers[key], existing.daemon.connection.closure == nil { return existing }
+            brokers[key] = connected
+            return connected
+        }
+        if broker !== connected { connected.daemon.close() }
         return broker
     }
 
