@@ -33,7 +33,8 @@ final class RequestBroker: Sendable {
         var sessionWaiters: [UInt64: [CheckedContinuation<Void, Never>]] = [:]
     }
 
-    /// How long a request whose session closed waits for appexd to say why.
+    /// How long a request whose session closed waits for appexd to say why, and one whose
+    /// process appexd says ended waits for its session to close.
     static let reasonWait = DispatchTimeInterval.seconds(2)
 
     let daemon: DaemonClient
@@ -177,18 +178,26 @@ final class RequestBroker: Sendable {
     }
 
     private func sessionClosed(_ session: UInt64, _ closure: ConnectionClosure) {
-        let waiting = state.withLock { state -> [UUID] in
+        let closures = state.withLock { state -> [(UUID, RequestLifecycle.SessionClosure)] in
             state.sessions[session] = nil
-            return state.requests.keys.filter { state.requests[$0]!.lifecycle.session == session && state.requests[$0]!.lifecycle.sessionClosed() }
-        }
-        if case .protocolError(let error) = closure {
-            for requestID in waiting {
-                finish(requestID, .interrupted(ExtensionInterruption(.protocolError, message: "the extension sent a malformed frame: \(error)")))
+            return state.requests.keys.filter { state.requests[$0]!.lifecycle.session == session }.map { requestID in
+                (requestID, state.requests[requestID]!.lifecycle.sessionClosed())
             }
-            return
+        }
+        var waiting: [UUID] = []
+        for (requestID, action) in closures {
+            if case .protocolError(let error) = closure, action != .ignore {
+                finish(requestID, .interrupted(ExtensionInterruption(.protocolError, message: "the extension sent a malformed frame: \(error)")))
+                continue
+            }
+            switch action {
+            case .deliver(let interruption): finish(requestID, .interrupted(interruption))
+            case .waitForReason: waiting.append(requestID)
+            case .ignore: break
+            }
         }
         guard !waiting.isEmpty else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.reasonWait) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.reasonWait) { [weak self, waiting] in
             for requestID in waiting {
                 self?.finish(requestID, .interrupted(ExtensionInterruption(
                     .crashed(signal: nil, exitStatus: nil), message: "the extension closed its session without answering, and appexd gave no reason")))
@@ -196,9 +205,22 @@ final class RequestBroker: Sendable {
         }
     }
 
+    /// appexd says how requests ended whose process ended without answering them. For a
+    /// request whose session is still open, the reason waits for the session to close,
+    /// after whatever the process sent last, and for at most ``reasonWait``.
     private func interrupted(_ message: RequestInterrupted) {
+        let interruption = ExtensionInterruption(message.reason)
         for requestID in message.requestIDs {
-            finish(requestID, .interrupted(ExtensionInterruption(message.reason)))
+            switch state.withLock({ $0.requests[requestID]?.lifecycle.daemonReported(interruption) }) {
+            case .deliver?:
+                finish(requestID, .interrupted(interruption))
+            case .holdUntilSessionCloses?:
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.reasonWait) { [weak self] in
+                    self?.finish(requestID, .interrupted(interruption))
+                }
+            case .ignore?, nil:
+                break
+            }
         }
     }
 
