@@ -113,6 +113,8 @@ import Testing
             try host.run()
             return host
         }
+        // A host still starting when the test ends would start a daemon of its own.
+        defer { for host in hosts where host.isRunning { kill(host.processIdentifier, SIGKILL) } }
         let texts = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for index in 0..<8 {
                 group.addTask {
