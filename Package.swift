@@ -13,6 +13,11 @@ let sampleExecutables = ["notes", "NotesShare", "NotesAction", "photos", "Photos
 /// The sample extensions among them, built on AppexKit with the Swift runtime linked in
 /// statically, which starts them in about a third of the time (see BENCHMARKS.md).
 let sampleExtensions = ["NotesShare", "NotesAction", "PhotosShare", "PhotosWidget"]
+/// How extension executables link: the Swift runtime and Foundation statically, with lld.
+let extensionLinkerSettings: [LinkerSetting] = [.unsafeFlags([
+    "-static-stdlib", "-use-ld=lld", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims",
+    "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lFoundationInternationalization",
+])]
 
 var package = Package(
     name: "appex",
@@ -90,12 +95,28 @@ var package = Package(
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems"]),
+        // An extension that misbehaves on purpose, for the runtime's fault tests. Every build
+        // builds it, and the tests find it beside themselves; it is not a dependency of the
+        // test target, since its static-stdlib link flags would reach the test bundle's link.
+        .executableTarget(
+            name: "AppexFaultExtension",
+            dependencies: ["AppexKit"],
+            path: "Tests/Fixtures/FaultExtension",
+            linkerSettings: extensionLinkerSettings
+        ),
+        .testTarget(
+            name: "AppexRuntimeTests",
+            dependencies: [
+                "AppexCore", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSession",
+                "AppexSystem", "AppexTesting", "AppexWire",
+            ]
+        ),
     ] + sampleExecutables.map {
         .executableTarget(
             name: $0,
             dependencies: sampleExtensions.contains($0) ? ["AppexKit"] : ["AppexCore"],
             path: "Samples/Executables/\($0)",
-            linkerSettings: sampleExtensions.contains($0) ? [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lFoundationInternationalization"])] : []
+            linkerSettings: sampleExtensions.contains($0) ? extensionLinkerSettings : []
         )
     }
 )

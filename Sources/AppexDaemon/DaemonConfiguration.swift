@@ -12,21 +12,32 @@ public struct DaemonConfiguration: Sendable {
     public var idleGracePeriodOverride: Duration?
     /// Overrides every point's launch deadline, for tests and tuning.
     public var launchDeadlineOverride: Duration?
+    /// Overrides every point's request deadline (and gives one to points without), for tests and tuning.
+    public var requestDeadlineOverride: Duration?
+    /// Overrides every point's memory limit, in bytes, for tests and tuning.
+    public var memoryLimitOverride: Int?
 
     public init(home: AppexHome, terminationGrace: Duration = .seconds(1), tickInterval: Duration = .milliseconds(50),
-                idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil) {
+                idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil,
+                requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil) {
         self.home = home
         self.terminationGrace = terminationGrace
         self.tickInterval = tickInterval
         self.idleGracePeriodOverride = idleGracePeriodOverride
         self.launchDeadlineOverride = launchDeadlineOverride
+        self.requestDeadlineOverride = requestDeadlineOverride
+        self.memoryLimitOverride = memoryLimitOverride
     }
 
-    /// Reads the overrides from `APPEX_IDLE_GRACE_MS` and `APPEX_LAUNCH_DEADLINE_MS`.
+    /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS` and
+    /// `APPEX_REQUEST_DEADLINE_MS` (milliseconds), and `APPEX_MEMORY_LIMIT_MB` (mebibytes).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
+        func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
         var configuration = DaemonConfiguration(home: home)
-        configuration.idleGracePeriodOverride = environment["APPEX_IDLE_GRACE_MS"].flatMap(Int.init).map { .milliseconds($0) }
-        configuration.launchDeadlineOverride = environment["APPEX_LAUNCH_DEADLINE_MS"].flatMap(Int.init).map { .milliseconds($0) }
+        configuration.idleGracePeriodOverride = milliseconds("APPEX_IDLE_GRACE_MS")
+        configuration.launchDeadlineOverride = milliseconds("APPEX_LAUNCH_DEADLINE_MS")
+        configuration.requestDeadlineOverride = milliseconds("APPEX_REQUEST_DEADLINE_MS")
+        configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }
         return configuration
     }
 
@@ -35,6 +46,8 @@ public struct DaemonConfiguration: Sendable {
         var policy = ExtensionPoint.catalog[point]?.policy ?? ExtensionPointPolicy(memoryLimit: .mebibytes(120))
         if let idleGracePeriodOverride { policy.idleGracePeriod = idleGracePeriodOverride }
         if let launchDeadlineOverride { policy.launchDeadline = launchDeadlineOverride }
+        if let requestDeadlineOverride { policy.requestDeadline = requestDeadlineOverride }
+        if let memoryLimitOverride { policy.memoryLimit = memoryLimitOverride }
         return policy
     }
 }

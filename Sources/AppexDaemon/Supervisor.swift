@@ -112,13 +112,15 @@ final class Supervisor: Sendable {
             _ = process.reap()
             throw Self.shuttingDownError
         }
+        let controlClosed = DispatchSemaphore(value: 0)
         control.start { [weak self] incoming in
             self?.handleControl(incoming, session: sessionID)
         } onClose: { [weak self] closure in
+            defer { controlClosed.signal() }
             guard case .protocolError(let error) = closure else { return }
             self?.kill(session: sessionID) { Interruption(kind: .protocolError, message: "\($0.label) sent a malformed frame on its daemon channel: \(error)") }
         }
-        watchExit(of: process, session: sessionID)
+        watchExit(of: process, session: sessionID, controlClosed: controlClosed)
         wake.continuation.yield()
         return (RequestStarted(call: request.call, requestID: request.requestID, sessionID: sessionID,
                                pid: process.processID, isNewSession: true), hostEnd)
@@ -262,9 +264,14 @@ final class Supervisor: Sendable {
 
     // MARK: Watching processes
 
-    private func watchExit(of process: ProcessDescriptor, session: UInt64) {
+    /// Reports the exit of `process` once the process has exited and its control channel has
+    /// been read to the end, so that what it said last, such as why it could not start, is
+    /// known before its host is told. The channel ends with the process, or within a second
+    /// if a child of the process still holds it.
+    private func watchExit(of process: ProcessDescriptor, session: UInt64, controlClosed: DispatchSemaphore) {
         let thread = Thread { [weak self] in
             process.waitForExit(timeoutMilliseconds: -1)
+            _ = controlClosed.wait(timeout: .now() + .seconds(1))
             self?.exited(session: session)
         }
         thread.name = "appex-watch-\(process.processID)"

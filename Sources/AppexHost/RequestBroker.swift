@@ -27,9 +27,14 @@ final class RequestBroker: Sendable {
     private struct State {
         var requests: [UUID: Request] = [:]
         var sessions: [UInt64: HostSession] = [:]
+        /// Every session this host has opened, including closed ones.
+        var openedSessions: Set<UInt64> = []
+        /// Requests waiting for a session another request's answer opened, by session.
+        var sessionWaiters: [UInt64: [CheckedContinuation<Void, Never>]] = [:]
     }
 
-    /// How long a request whose session closed waits for appexd to say why.
+    /// How long a request whose session closed waits for appexd to say why, and one whose
+    /// process appexd says ended waits for its session to close.
     static let reasonWait = DispatchTimeInterval.seconds(2)
 
     let daemon: DaemonClient
@@ -84,12 +89,15 @@ final class RequestBroker: Sendable {
             throw error
         }
         let session = socket.map { HostSession(id: started.sessionID, socket: $0, extensionIdentifier: extensionIdentifier) }
-        let target = state.withLock { state -> HostSession? in
-            if let session { state.sessions[started.sessionID] = session }
-            guard state.requests[requestID]?.lifecycle.started(session: started.sessionID) == true else { return nil }
+        if session == nil { await waitForSession(started.sessionID) }
+        let (target, waiters) = state.withLock { state -> (HostSession?, [CheckedContinuation<Void, Never>]) in
+            var waiters: [CheckedContinuation<Void, Never>] = []
+            if let session { waiters = opened(started.sessionID, session, in: &state) }
+            guard state.requests[requestID]?.lifecycle.started(session: started.sessionID) == true else { return (nil, waiters) }
             state.requests[requestID]?.pid = started.pid
-            return state.sessions[started.sessionID]
+            return (state.sessions[started.sessionID], waiters)
         }
+        for waiter in waiters { waiter.resume() }
         if let session {
             session.start { [weak self] incoming in
                 self?.handle(incoming, session: started.sessionID)
@@ -109,6 +117,32 @@ final class RequestBroker: Sendable {
             // The session is closing; its close handler interrupts the request.
         }
         return requestID
+    }
+
+    /// Records `session` as open, and returns the requests waiting for it.
+    private func opened(_ id: UInt64, _ session: HostSession, in state: inout State) -> [CheckedContinuation<Void, Never>] {
+        state.sessions[id] = session
+        state.openedSessions.insert(id)
+        return state.sessionWaiters.removeValue(forKey: id) ?? []
+    }
+
+    /// Waits until session `id` has been opened here. appexd answers a client's requests in
+    /// order, so the answer that opened a session arrives before any that reuses it; but the
+    /// tasks that handle those answers run in any order, and a request that reuses a session
+    /// may get here first. The wait is bounded: after ``reasonWait`` the request goes on, and
+    /// finds no session.
+    private func waitForSession(_ id: UInt64) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let known = state.withLock { state in
+                if state.openedSessions.contains(id) { return true }
+                state.sessionWaiters[id, default: []].append(continuation)
+                return false
+            }
+            if known { return continuation.resume() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.reasonWait) { [self] in
+                for waiter in state.withLock({ $0.sessionWaiters.removeValue(forKey: id) }) ?? [] { waiter.resume() }
+            }
+        }
     }
 
     /// Cancels `requestID` on the host's behalf: its outcome is a cancellation, and appexd
@@ -150,18 +184,26 @@ final class RequestBroker: Sendable {
     }
 
     private func sessionClosed(_ session: UInt64, _ closure: ConnectionClosure) {
-        let waiting = state.withLock { state -> [UUID] in
+        let closures = state.withLock { state -> [(UUID, RequestLifecycle.SessionClosure)] in
             state.sessions[session] = nil
-            return state.requests.keys.filter { state.requests[$0]!.lifecycle.session == session && state.requests[$0]!.lifecycle.sessionClosed() }
-        }
-        if case .protocolError(let error) = closure {
-            for requestID in waiting {
-                finish(requestID, .interrupted(ExtensionInterruption(.protocolError, message: "the extension sent a malformed frame: \(error)")))
+            return state.requests.keys.filter { state.requests[$0]!.lifecycle.session == session }.map { requestID in
+                (requestID, state.requests[requestID]!.lifecycle.sessionClosed())
             }
-            return
+        }
+        var waiting: [UUID] = []
+        for (requestID, action) in closures {
+            if case .protocolError(let error) = closure, action != .ignore {
+                finish(requestID, .interrupted(ExtensionInterruption(.protocolError, message: "the extension sent a malformed frame: \(error)")))
+                continue
+            }
+            switch action {
+            case .deliver(let interruption): finish(requestID, .interrupted(interruption))
+            case .waitForReason: waiting.append(requestID)
+            case .ignore: break
+            }
         }
         guard !waiting.isEmpty else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.reasonWait) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.reasonWait) { [weak self, waiting] in
             for requestID in waiting {
                 self?.finish(requestID, .interrupted(ExtensionInterruption(
                     .crashed(signal: nil, exitStatus: nil), message: "the extension closed its session without answering, and appexd gave no reason")))
@@ -169,9 +211,22 @@ final class RequestBroker: Sendable {
         }
     }
 
+    /// appexd says how requests ended whose process ended without answering them. For a
+    /// request whose session is still open, the reason waits for the session to close,
+    /// after whatever the process sent last, and for at most ``reasonWait``.
     private func interrupted(_ message: RequestInterrupted) {
+        let interruption = ExtensionInterruption(message.reason)
         for requestID in message.requestIDs {
-            finish(requestID, .interrupted(ExtensionInterruption(message.reason)))
+            switch state.withLock({ $0.requests[requestID]?.lifecycle.daemonReported(interruption) }) {
+            case .deliver?:
+                finish(requestID, .interrupted(interruption))
+            case .holdUntilSessionCloses?:
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.reasonWait) { [weak self] in
+                    self?.finish(requestID, .interrupted(interruption))
+                }
+            case .ignore?, nil:
+                break
+            }
         }
     }
 

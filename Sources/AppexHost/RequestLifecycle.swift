@@ -8,7 +8,10 @@
 /// ```
 ///
 /// A request whose session closes without an answer waits in *session lost* for appexd to
-/// say why the process ended; the host falls back to a crash after a short wait.
+/// say why the process ended; the host falls back to a crash after a short wait. A reason
+/// appexd gives while the session is still open is held until the session closes: the
+/// process may have answered just before it ended, and its answer, still unread in the
+/// session, wins.
 struct RequestLifecycle: Sendable, Hashable {
     enum Phase: Sendable, Hashable {
         case starting
@@ -17,7 +20,29 @@ struct RequestLifecycle: Sendable, Hashable {
         case ended
     }
 
+    /// What to do with appexd's report that the request's process ended.
+    enum Report: Sendable, Hashable {
+        /// End the request with it now.
+        case deliver
+        /// Keep it until the session closes; an answer may come first.
+        case holdUntilSessionCloses
+        /// The request has ended already.
+        case ignore
+    }
+
+    /// What to do when the request's session closes.
+    enum SessionClosure: Sendable, Hashable {
+        /// End the request with the interruption appexd reported earlier.
+        case deliver(ExtensionInterruption)
+        /// Wait for appexd to say why.
+        case waitForReason
+        /// The request doesn't run on a session, or has ended.
+        case ignore
+    }
+
     private(set) var phase = Phase.starting
+    /// What appexd reported while the session was still open.
+    private(set) var heldInterruption: ExtensionInterruption?
 
     /// The daemon started the request on `session`. Returns whether to send it there: not
     /// if it already ended, as when the extension was interrupted before the answer was read.
@@ -27,11 +52,24 @@ struct RequestLifecycle: Sendable, Hashable {
         return true
     }
 
-    /// The request's session closed. Returns whether to wait for the daemon's reason.
-    mutating func sessionClosed() -> Bool {
-        guard case .running(let session) = phase else { return false }
+    /// The request's session closed.
+    mutating func sessionClosed() -> SessionClosure {
+        guard case .running(let session) = phase else { return .ignore }
         phase = .sessionLost(session: session)
-        return true
+        return heldInterruption.map(SessionClosure.deliver) ?? .waitForReason
+    }
+
+    /// appexd reports that the request's process ended without answering, for `interruption`.
+    mutating func daemonReported(_ interruption: ExtensionInterruption) -> Report {
+        switch phase {
+        case .starting, .sessionLost:
+            return .deliver
+        case .running:
+            if heldInterruption == nil { heldInterruption = interruption }
+            return .holdUntilSessionCloses
+        case .ended:
+            return .ignore
+        }
     }
 
     /// The request ended. Returns whether this is the first ending, whose outcome the host

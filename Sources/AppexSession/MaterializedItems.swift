@@ -18,16 +18,8 @@ public enum MaterializedItems {
             for provider in item.attachments ?? [] {
                 var representations: [WireRepresentation] = []
                 for representation in provider.representations(crossingProcess: true) {
-                    let result = await withCheckedContinuation { continuation in
-                        representation.load { continuation.resume(returning: $0) }
-                    }
-                    let payload: Payload
-                    switch result {
-                    case .success(let produced):
-                        payload = try PayloadEncoder.encode(produced, typeIdentifier: representation.typeIdentifier, into: &slots)
-                    case .failure(let error):
-                        payload = .error(ErrorInfo(error))
-                    }
+                    let (payload, filled) = try await encode(representation, into: slots)
+                    slots = filled
                     representations.append(WireRepresentation(
                         typeIdentifier: representation.typeIdentifier, kind: representation.kind.wireKind,
                         opensInPlace: representation.fileOptions.contains(.openInPlace), payload: payload))
@@ -38,5 +30,30 @@ public enum MaterializedItems {
             wire.append(ItemFields.wireItem(item, attachments: attachments))
         }
         return wire
+    }
+
+    /// Loads `representation` and encodes what it produced, adding any descriptor to a copy
+    /// of `slots`. The encoding happens inside the load's completion, while a file the
+    /// handler gave is still there: a handler may delete it, or the link to it, right after.
+    private static func encode(
+        _ representation: NSItemProvider.Representation, into slots: DescriptorSlots
+    ) async throws(ErrorInfo) -> (Payload, DescriptorSlots) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(Payload, DescriptorSlots), ErrorInfo>, Never>) in
+            representation.load { loaded in
+                var filled = slots
+                switch loaded {
+                case .success(let produced):
+                    do throws(ErrorInfo) {
+                        let payload = try PayloadEncoder.encode(produced, typeIdentifier: representation.typeIdentifier, into: &filled)
+                        continuation.resume(returning: .success((payload, filled)))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                case .failure(let error):
+                    continuation.resume(returning: .success((.error(ErrorInfo(error)), filled)))
+                }
+            }
+        }
+        return try result.get()
     }
 }

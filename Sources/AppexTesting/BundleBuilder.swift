@@ -16,6 +16,8 @@ public struct BundleBuilder {
         public var name: String
         public var info: [String: PropertyListValue]
         public var entitlements: [String: PropertyListValue]?
+        /// The program copied in as its executable.
+        public var executable: URL = BundleBuilder.sampleExecutable
     }
 
     /// Where the `.app` folder goes.
@@ -43,10 +45,10 @@ public struct BundleBuilder {
         )
     }
 
-    /// Adds an extension with a minimal valid Info.plist for `point`.
+    /// Adds an extension with a minimal valid Info.plist for `point`, running `executable`.
     public mutating func addExtension(
         _ name: String, identifier: String, point: String, attributes: [String: PropertyListValue] = [:],
-        entitlements: [String: PropertyListValue]? = nil
+        entitlements: [String: PropertyListValue]? = nil, executable: URL = BundleBuilder.sampleExecutable
     ) {
         var manifest: [String: PropertyListValue] = [
             "NSExtensionPointIdentifier": .string(point), "NSExtensionPrincipalClass": .string("\(name).Handler"),
@@ -59,7 +61,8 @@ public struct BundleBuilder {
                 "CFBundleVersion": info["CFBundleVersion"] ?? "1", "CFBundleShortVersionString": "1.0",
                 "NSExtension": .dictionary(manifest),
             ],
-            entitlements: entitlements
+            entitlements: entitlements,
+            executable: executable
         ))
     }
 
@@ -68,24 +71,26 @@ public struct BundleBuilder {
     public func write() throws -> URL {
         let fileManager = FileManager.default
         try? fileManager.removeItem(at: url)
-        try writeBundle(at: url, info: info, entitlements: entitlements)
+        try writeBundle(at: url, info: info, entitlements: entitlements, executable: Self.sampleExecutable)
         for plugIn in plugIns {
             let folder = url.appendingPathComponent("PlugIns/\(plugIn.name).appex")
-            try writeBundle(at: folder, info: plugIn.info, entitlements: plugIn.entitlements)
+            try writeBundle(at: folder, info: plugIn.info, entitlements: plugIn.entitlements, executable: plugIn.executable)
         }
         return url
     }
 
-    private func writeBundle(at folder: URL, info: [String: PropertyListValue], entitlements: [String: PropertyListValue]?) throws {
+    private func writeBundle(
+        at folder: URL, info: [String: PropertyListValue], entitlements: [String: PropertyListValue]?, executable: URL
+    ) throws {
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
         try PropertyListValue.dictionary(info).xmlData().write(to: folder.appendingPathComponent("Info.plist"))
         if let entitlements {
             try PropertyListValue.dictionary(entitlements).xmlData().write(to: folder.appendingPathComponent("Entitlements.plist"))
         }
-        if includeExecutables, let executable = info["CFBundleExecutable"]?.stringValue, !executable.contains("/") {
-            let destination = folder.appendingPathComponent(executable)
-            try fileManager.copyItem(at: Self.sampleExecutable, to: destination)
+        if includeExecutables, let name = info["CFBundleExecutable"]?.stringValue, !name.contains("/") {
+            let destination = folder.appendingPathComponent(name)
+            try fileManager.copyItem(at: executable, to: destination)
         }
     }
 }

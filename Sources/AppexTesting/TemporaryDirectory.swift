@@ -8,7 +8,7 @@ public import Foundation
 /// try Data().write(to: folder.url.appendingPathComponent("x"))
 /// // removed here
 /// ```
-public struct TemporaryDirectory: ~Copyable {
+public struct TemporaryDirectory: ~Copyable, Sendable {
     /// The folder.
     public let url: URL
 

@@ -3,7 +3,7 @@ public import Foundation
 
 /// A private `APPEX_HOME` for one test, so tests never touch the user's data, removed when
 /// the value goes out of scope.
-public struct TestHome: ~Copyable {
+public struct TestHome: ~Copyable, Sendable {
     private let folder: TemporaryDirectory
     /// The home, rooted in the temporary folder.
     public let home: AppexHome

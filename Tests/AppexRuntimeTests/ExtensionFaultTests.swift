@@ -1,0 +1,107 @@
+import AppexHost
+import AppexItems
+import AppexTesting
+import Foundation
+import Glibc
+import Testing
+
+/// Every way an extension can fail ends its request with the outcome that names the
+/// failure, and leaves no process, descriptor or temporary file behind.
+@Suite(.serialized, .timeLimit(.minutes(2))) final class ExtensionFaultTests {
+    let world: FaultWorld
+
+    init() throws {
+        world = try FaultWorld()
+    }
+
+    /// Installs `fault`, runs one request to it with some text, and returns the outcome
+    /// after checking that nothing was left behind.
+    func outcome(
+        of fault: String, daemon overrides: [String: String] = [:], alsoInstalling others: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ExtensionRequestOutcome {
+        try world.startDaemon(overrides)
+        try world.install(([fault] + others).map { FaultWorld.Plugin(fault: $0) })
+        let target = try await world.extension(fault)
+        let baseline = world.baseline()
+        let outcome = try await target.outcome([textItem("hello")])
+        await world.expectNothingLeaked(since: baseline, sourceLocation: sourceLocation)
+        return outcome
+    }
+
+    @Test func aCrashBeforeCheckingInIsACrashBySignal() async throws {
+        let outcome = try await outcome(of: "crashAtLaunch")
+        #expect(outcome.interruption?.reason == .crashed(signal: SIGABRT, exitStatus: nil), "\(outcome)")
+    }
+
+    @Test func aCrashDuringTheRequestIsACrashBySignal() async throws {
+        let outcome = try await outcome(of: "crashInRequest")
+        #expect(outcome.interruption?.reason == .crashed(signal: SIGABRT, exitStatus: nil), "\(outcome)")
+    }
+
+    @Test(arguments: ["crashAfterCompleting", "crashAsItCompletes"])
+    func aCrashAfterCompletingLeavesTheRequestCompleted(fault: String) async throws {
+        let outcome = try await outcome(of: fault)
+        let items = try #require(outcome.items, "\(outcome)")
+        #expect(items.first?.attributedContentText?.string == "done")
+    }
+
+    @Test func anExtensionThatNeverChecksInMissesItsLaunchDeadline() async throws {
+        let outcome = try await outcome(of: "neverChecksIn", daemon: ["APPEX_LAUNCH_DEADLINE_MS": "300"])
+        #expect(outcome.interruption?.reason == .launchDeadlineMissed(limitMilliseconds: 300), "\(outcome)")
+    }
+
+    @Test func anExtensionThatNeverAnswersMissesItsRequestDeadline() async throws {
+        let outcome = try await outcome(of: "neverAnswers", daemon: ["APPEX_REQUEST_DEADLINE_MS": "300"])
+        #expect(outcome.interruption?.reason == .requestDeadlineMissed(limitMilliseconds: 300), "\(outcome)")
+    }
+
+    @Test func anExtensionOverItsMemoryLimitIsEnded() async throws {
+        let outcome = try await outcome(of: "exceedsMemory", daemon: ["APPEX_MEMORY_LIMIT_MB": "40"])
+        guard case .memoryLimitExceeded(let limit, let measured)? = outcome.interruption?.reason else {
+            Issue.record("expected memoryLimitExceeded, got \(outcome)")
+            return
+        }
+        #expect(limit == 40 << 20)
+        #expect(measured > limit)
+    }
+
+    @Test func garbageOnTheSessionIsAProtocolError() async throws {
+        let outcome = try await outcome(of: "garbageOnSession", alsoInstalling: ["echo"])
+        #expect(outcome.interruption?.reason == .protocolError, "\(outcome)")
+        try await expectTheDaemonServesOtherHosts()
+    }
+
+    @Test func garbageOnTheDaemonChannelIsAProtocolError() async throws {
+        let outcome = try await outcome(of: "garbageOnControl", alsoInstalling: ["echo"])
+        #expect(outcome.interruption?.reason == .protocolError, "\(outcome)")
+        try await expectTheDaemonServesOtherHosts()
+    }
+
+    @Test(arguments: [
+        ("AppexFaultExtension.Missing", "is not in this executable"),
+        ("AppexFaultExtension.NotAHandler", "does not adopt NSExtensionRequestHandling"),
+    ])
+    func aPrincipalClassThatCantServeFailsTheLaunchAndSaysWhich(principalClass: String, problem: String) async throws {
+        try world.startDaemon()
+        try world.install([FaultWorld.Plugin(fault: "echo", principalClass: principalClass)])
+        let target = try await world.extension("echo")
+        let baseline = world.baseline()
+        let outcome = try await target.outcome([textItem("hello")])
+        #expect(outcome.interruption?.reason == .launchFailed, "\(outcome)")
+        #expect(outcome.interruption?.message.contains("principal class \(principalClass) ") == true, "\(outcome)")
+        #expect(outcome.interruption?.message.contains(problem) == true, "\(outcome)")
+        await world.expectNothingLeaked(since: baseline)
+    }
+
+    /// Another host, the `appex` command, still gets its requests served by the same daemon,
+    /// whose extension ends with it.
+    func expectTheDaemonServesOtherHosts(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let daemons = world.daemons()
+        let result = try world.appex.run(["run", FaultWorld.identifier("echo"), "--text", "still here", "--timeout", "30"])
+        #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)", sourceLocation: sourceLocation)
+        #expect(result.standardOutput.contains("still here"), "\(result.standardOutput)", sourceLocation: sourceLocation)
+        #expect(world.daemons() == daemons, "the same daemon answered", sourceLocation: sourceLocation)
+        #expect(await eventually { self.world.extensionProcesses().isEmpty }, sourceLocation: sourceLocation)
+    }
+}

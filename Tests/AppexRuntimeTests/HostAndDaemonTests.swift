@@ -1,0 +1,139 @@
+import AppexCore
+import AppexHost
+import AppexItems
+import AppexRegistry
+import AppexTesting
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// Hosts and the daemon come and go: a host cancels or dies mid-request, appexd is killed,
+/// and many hosts send many requests at once. None of it hangs a host or leaks a process.
+@Suite(.serialized, .timeLimit(.minutes(2))) final class HostAndDaemonTests {
+    let world: FaultWorld
+
+    init() throws {
+        world = try FaultWorld()
+        try world.startDaemon()
+    }
+
+    @Test func cancelExtensionRequestRunsTheCancellationBlockOnly() async throws {
+        try world.install("neverAnswers")
+        let silent = try await world.extension("neverAnswers")
+        let baseline = world.baseline()
+        let delivered = Mutex<[String]>([])
+        let cancelled = AsyncStream<NSError>.makeStream()
+        silent.requestCompletionBlock = { _, _ in delivered.withLock { $0.append("completion") } }
+        silent.requestInterruptionBlock = { _ in delivered.withLock { $0.append("interruption") } }
+        silent.requestCancellationBlock = { _, error in
+            delivered.withLock { $0.append("cancellation") }
+            cancelled.continuation.yield(error as NSError)
+        }
+        let request = try await silent.beginExtensionRequest(withInputItems: [textItem("hello")])
+        #expect(silent.pid(forRequestIdentifier: request) > 0)
+        #expect(await eventually { !self.world.extensionProcesses().isEmpty })
+        silent.cancelExtensionRequest(withIdentifier: request)
+        let error = try await bounded { await cancelled.stream.first { _ in true } }
+        #expect(error?.domain == NSCocoaErrorDomain && error?.code == CocoaError.userCancelled.rawValue)
+        #expect(silent.pid(forRequestIdentifier: request) == -1)
+        await world.expectNothingLeaked(since: baseline)
+        #expect(delivered.withLock { $0 } == ["cancellation"])
+    }
+
+    @Test func cancellingTheHostsTaskCancelsTheRequest() async throws {
+        try world.install("neverAnswers")
+        let silent = try await world.extension("neverAnswers")
+        let baseline = world.baseline()
+        let task = Task { try await silent.request(withInputItems: [textItem("hello")]) }
+        #expect(await eventually { !self.world.extensionProcesses().isEmpty })
+        task.cancel()
+        let outcome = try await bounded { try await task.value }
+        #expect(outcome.cancellationError?.code == CocoaError.userCancelled.rawValue, "\(outcome)")
+        await world.expectNothingLeaked(since: baseline)
+    }
+
+    @Test func aHostKilledMidRequestTakesItsExtensionProcessWithIt() async throws {
+        try world.install("neverAnswers")
+        let daemons = world.daemons()
+        let host = Process()
+        host.executableURL = world.appex.executable
+        host.arguments = ["run", FaultWorld.identifier("neverAnswers"), "--text", "hello", "--timeout", "0"]
+        host.environment = world.appex.environment
+        host.standardOutput = FileHandle.nullDevice
+        host.standardError = FileHandle.nullDevice
+        try host.run()
+        defer { if host.isRunning { kill(host.processIdentifier, SIGKILL) } }
+        #expect(await eventually { !self.world.extensionProcesses().isEmpty }, "the request reached the extension")
+        kill(host.processIdentifier, SIGKILL)
+        host.waitUntilExit()
+        #expect(await eventually { self.world.extensionProcesses().isEmpty }, "appexd ended the orphan: \(world.extensionProcesses())")
+        #expect(world.daemons() == daemons, "and kept running")
+    }
+
+    @Test func aKilledDaemonInterruptsTheRequestAndTheNextRequestStartsANewOne() async throws {
+        try world.install("neverAnswers", "echo")
+        let silent = try await world.extension("neverAnswers")
+        let baseline = world.baseline()
+        let first = try #require(world.daemons().first)
+        let task = Task { try await silent.outcome([textItem("hello")]) }
+        #expect(await eventually { !self.world.extensionProcesses().isEmpty })
+        kill(first, SIGKILL)
+        let outcome = try await task.value
+        #expect(outcome.interruption?.reason == .daemonGone, "\(outcome)")
+        #expect(await eventually { self.world.extensionProcesses().isEmpty }, "the extension died with its daemon")
+
+        // The next request starts a daemon of its own, and the registry is as it was.
+        let echo = try await world.extension("echo")
+        let answer = try await echo.outcome([textItem("again")])
+        let items = try #require(answer.items, "\(answer)")
+        #expect(String(decoding: try await items[0].data(UTType.utf8PlainText.identifier), as: UTF8.self) == "again")
+        let second = try #require(world.daemons().first)
+        #expect(second != first)
+        let list = try world.appex.run(["list"])
+        #expect(list.status == 0 && list.standardOutput.contains(FaultWorld.identifier("echo")), "\(list.standardOutput) \(list.standardError)")
+        #expect(try Registry(home: world.test.home).app(FaultWorld.appIdentifier)?.extensions.count == 2)
+
+        // This daemon has the default idle grace; end it, and its extensions with it.
+        kill(second, SIGTERM)
+        await world.expectNothingLeaked(since: baseline)
+    }
+
+    @Test func manyRequestsFromSeveralHostsAtOnce() async throws {
+        try world.install("echo")
+        let echo = try await world.extension("echo")
+        let baseline = world.baseline()
+        let hosts = try (0..<3).map { index in
+            let host = Process()
+            host.executableURL = world.appex.executable
+            host.arguments = ["run", FaultWorld.identifier("echo"), "--text", "from host \(index)", "--json", "--timeout", "30"]
+            host.environment = world.appex.environment
+            host.standardOutput = Pipe()
+            host.standardError = FileHandle.nullDevice
+            try host.run()
+            return host
+        }
+        // A host still starting when the test ends would start a daemon of its own.
+        defer { for host in hosts where host.isRunning { kill(host.processIdentifier, SIGKILL) } }
+        let texts = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let outcome = try await echo.outcome([textItem("request \(index)")])
+                    let items = try #require(outcome.items, "\(outcome)")
+                    return (index, String(decoding: try await items[0].data(UTType.utf8PlainText.identifier), as: UTF8.self))
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        #expect(texts == Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, "request \($0)") }))
+        for (index, host) in hosts.enumerated() {
+            let output = try await bounded {
+                (host.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+            }
+            host.waitUntilExit()
+            #expect(host.terminationStatus == 0)
+            #expect(String(decoding: output, as: UTF8.self).contains("from host \(index)"))
+        }
+        await world.expectNothingLeaked(since: baseline)
+    }
+}

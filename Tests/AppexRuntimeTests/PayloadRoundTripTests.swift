@@ -1,0 +1,154 @@
+import AppexCore
+import AppexIPC
+import AppexItems
+import AppexSession
+import AppexSystem
+import AppexTesting
+import AppexWire
+import Foundation
+import Testing
+
+/// What a provider's handler produced, encoded by ``PayloadEncoder``, sent over a real
+/// socket pair and read back by ``ReceivedPayload``: the bytes, files and items arrive as
+/// they left, and the limits say what was wrong.
+@Suite(.timeLimit(.minutes(1))) struct PayloadRoundTripTests {
+    /// Encodes `produced` as `type`, sends it in a `LoadResult` over a socket pair, and
+    /// returns the payload as the far end reads it.
+    func roundTrip(_ produced: NSItemProvider.Representation.Payload, as type: String) async throws -> ReceivedPayload {
+        var slots = DescriptorSlots()
+        let payload = try PayloadEncoder.encode(produced, typeIdentifier: type, into: &slots)
+        return try await roundTrip(payload, descriptors: slots.descriptors)
+    }
+
+    /// Sends `payload` with `descriptors` over a socket pair and returns it as received.
+    func roundTrip(_ payload: Payload, descriptors: [FileDescriptor] = []) async throws -> ReceivedPayload {
+        let (left, right) = try UnixSocket.pair()
+        let sender = Connection(socket: left, name: "sender")
+        let receiver = Connection(socket: right, name: "receiver")
+        defer {
+            sender.close()
+            receiver.close()
+        }
+        let arrived = AsyncStream<IncomingMessage>.makeStream()
+        receiver.start { arrived.continuation.yield($0) }
+        try sender.send(.loadResult(LoadResult(loadID: 1, typeIdentifier: "t", payload: payload)), descriptors: descriptors)
+        let incoming = try await bounded { await arrived.stream.first { _ in true } }
+        guard case .loadResult(let result)? = incoming?.message, let incoming else { throw WorldError("no LoadResult arrived") }
+        return try ReceivedPayload(result.payload, in: incoming)
+    }
+
+    /// The bytes `count` long, in a pattern.
+    func bytes(_ count: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7) }) }
+
+    /// What `descriptor` refers to, such as `/memfd:x (deleted)`.
+    func target(_ descriptor: FileDescriptor?) -> String {
+        descriptor.flatMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0.rawValue)") } ?? ""
+    }
+
+    @Test func bytesUpToTheInlineLimitTravelInTheFrame() async throws {
+        let data = bytes(PayloadEncoder.inlineLimit)
+        let received = try await roundTrip(.data(data), as: "public.data")
+        #expect(received.payload == .data(data))
+        #expect(received.descriptor == nil)
+        #expect(try received.data(typeIdentifier: "public.data") == data)
+    }
+
+    @Test func largerBytesTravelInASealedMemoryFileThatClosesWithThePayload() async throws {
+        let type = "com.example.large-\(UUID().uuidString.prefix(8))"
+        let data = bytes(PayloadEncoder.inlineLimit + 1)
+        var memoryFile = ""
+        do {
+            let received = try await roundTrip(.data(data), as: type)
+            #expect(received.payload == .descriptor(slot: 0, length: data.count, filename: ""))
+            memoryFile = target(received.descriptor)
+            #expect(memoryFile.hasPrefix("/memfd:\(type)"))
+            #expect(try received.data(typeIdentifier: type) == data)
+        }
+        #expect(!ResourceCounts.openDescriptorTargets().contains(memoryFile), "the receiver's copy closed with the payload")
+    }
+
+    @Test func aFileTravelsAsItsDescriptorWithItsName() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("notes.txt")
+        try Data("file contents".utf8).write(to: url)
+        do {
+            let received = try await roundTrip(.file(url, coordinated: false), as: "public.plain-text")
+            #expect(received.payload == .descriptor(slot: 0, length: 13, filename: "notes.txt"))
+            #expect(target(received.descriptor) == url.path)
+            var seen: (String, Data)?
+            try received.withFile(typeIdentifier: "public.plain-text", suggestedName: nil) { file in
+                seen = (file.lastPathComponent, (try? Data(contentsOf: file)) ?? Data())
+            }
+            #expect(seen?.0 == "notes.txt")
+            #expect(seen?.1 == Data("file contents".utf8))
+            #expect(try received.data(typeIdentifier: "public.plain-text") == Data("file contents".utf8))
+        }
+        #expect(ResourceCounts.openDescriptors(under: folder.url) == 0)
+    }
+
+    @Test func itemsTravelAsValues() async throws {
+        let text = try await roundTrip(.item("hello"), as: "public.plain-text")
+        #expect(text.payload == .item(.string("hello")))
+        #expect(try text.item(typeIdentifier: "public.plain-text", suggestedName: nil) as? String == "hello")
+
+        let link = try await roundTrip(.item(URL(string: "https://example.com/a")!), as: "public.url")
+        #expect(link.payload == .url("https://example.com/a"))
+        #expect(try link.item(typeIdentifier: "public.url", suggestedName: nil) as? URL == URL(string: "https://example.com/a"))
+
+        let number = try await roundTrip(.item(42), as: "com.example.number")
+        #expect(number.payload == .item(.integer(42)))
+
+        let data = bytes(PayloadEncoder.inlineLimit + 1)
+        let large = try await roundTrip(.item(data), as: "public.data")
+        #expect(large.descriptor != nil, "bytes given as an item are still too large for the frame")
+        #expect(try large.item(typeIdentifier: "public.data", suggestedName: nil) as? Data == data)
+    }
+
+    @Test func anErrorTravelsAsItsDomainCodeAndMessage() async throws {
+        let error = ErrorInfo(domain: "com.example.errors", code: 42, message: "the printer is on fire", recoverySuggestion: "Leave.")
+        let received = try await roundTrip(.error(error))
+        #expect(throws: (any Error).self) { try received.data(typeIdentifier: "public.data") }
+        do {
+            _ = try received.data(typeIdentifier: "public.data")
+        } catch let failure as NSError {
+            #expect(failure.domain == "com.example.errors" && failure.code == 42)
+            #expect(failure.localizedDescription.contains("the printer is on fire"))
+        }
+    }
+
+    /// The error encoding `produced` into `slots` throws, if it does.
+    func encodingError(_ produced: NSItemProvider.Representation.Payload, into slots: inout DescriptorSlots) -> ErrorInfo? {
+        do {
+            _ = try PayloadEncoder.encode(produced, typeIdentifier: "public.data", into: &slots)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func anItemTooLargeForAFrameIsRefusedWithTheWayOut() throws {
+        var slots = DescriptorSlots()
+        let error = encodingError(.item(String(repeating: "x", count: PayloadEncoder.itemLimit + 1)), into: &slots)
+        #expect(error?.message.contains("over the 768 KiB an item may carry") == true, "\(String(describing: error))")
+        #expect(error?.recoverySuggestion.contains("data or file representation") == true)
+        #expect(slots.descriptors.isEmpty)
+    }
+
+    @Test func aMessageCarriesAtMostSixtyFourDescriptors() throws {
+        var slots = DescriptorSlots()
+        let data = bytes(PayloadEncoder.inlineLimit + 1)
+        for index in 0..<Frame.maximumDescriptors {
+            let payload = try PayloadEncoder.encode(.data(data), typeIdentifier: "public.data", into: &slots)
+            #expect(payload == .descriptor(slot: index, length: data.count, filename: ""))
+        }
+        let error = encodingError(.data(data), into: &slots)
+        #expect(error?.message.contains("would be descriptor 65 of one message, which carries at most 64") == true, "\(String(describing: error))")
+        #expect(slots.descriptors.count == 64)
+    }
+
+    @Test func aSlotTheFrameDidNotCarryIsRefused() async throws {
+        await #expect(throws: ErrorInfo.self) {
+            _ = try await roundTrip(.descriptor(slot: 3, length: 10, filename: "x"))
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import AppexCore
+import AppexHost
+import AppexRegistry
+import AppexSamples
+import AppexSystem
+import AppexTesting
+import Foundation
+import Glibc
+import Synchronization
+
+/// One test's world: a private home served by its own appexd, and an app whose extensions
+/// all run the fault extension, each told by its Info.plist how to misbehave.
+///
+/// The daemon and everything it launched are killed when the world goes away, so a failed
+/// test leaves no process behind for the next.
+final class FaultWorld: Sendable {
+    /// One extension of the app: the fault it makes, and the principal class it names.
+    struct Plugin: Sendable {
+        var fault: String
+        var principalClass = "AppexFaultExtension.FaultHandler"
+    }
+
+    let test: TestHome
+    /// The `appex` command, for this home.
+    let appex: CommandRunner
+    /// A word unique to this world, for names that must not collide with other tests'.
+    let tag = "t" + UUID().uuidString.prefix(8).lowercased()
+    /// Every appexd that served this home, for leak checks after one is replaced.
+    private let daemonPIDs = Mutex<Set<Int32>>([])
+    private let installed = Mutex<[String]>([])
+
+    static let appIdentifier = "com.example.faults"
+    /// The built fault extension.
+    static let faultExecutable = SampleApps.products.appendingPathComponent("AppexFaultExtension")
+    static let daemonExecutable = SampleApps.products.appendingPathComponent("appexd")
+    /// The Action point: it has no request deadline of its own.
+    static let point = "com.apple.ui-services"
+
+    init() throws {
+        test = try TestHome()
+        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+    }
+
+    deinit {
+        for pid in daemons() { kill(pid, SIGKILL) }
+        // The extensions die with their daemon; these are only the ones a broken daemon left.
+        for pid in extensionProcesses() { kill(pid, SIGKILL) }
+    }
+
+    /// The folder holding the home and the scratch space.
+    var root: URL { test.scratch.deletingLastPathComponent() }
+
+    /// The bundle identifier of the extension that makes `fault`.
+    static func identifier(_ fault: String) -> String { "\(appIdentifier).\(fault.lowercased())" }
+
+    // MARK: The daemon
+
+    /// Starts appexd for this home with `overrides` in its environment, and waits until it
+    /// accepts connections. The launch deadline is generous unless overridden, so that a
+    /// loaded machine never misses it by accident, and idle extensions end quickly.
+    func startDaemon(_ overrides: [String: String] = [:]) throws {
+        var environment = test.environment
+        environment["APPEX_LAUNCH_DEADLINE_MS"] = "20000"
+        environment["APPEX_IDLE_GRACE_MS"] = "200"
+        environment.merge(overrides) { $1 }
+        try test.home.prepareRuntimeDirectory()
+        let log = try FileDescriptor.open(test.home.daemonLogURL.path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+        defer { log.close() }
+        _ = try ProcessLaunch(executable: Self.daemonExecutable.path, environment: environment, descriptors: [(log, 1), (log, 2)])
+            .spawnDetached()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let probe = try? UnixSocket.connect(to: test.home.daemonSocketURL.path) {
+                probe.close()
+                _ = daemons()
+                return
+            }
+            usleep(5000)
+        }
+        throw WorldError("appexd did not accept connections within 10 s; its log: \(daemonLog)")
+    }
+
+    /// The live appexd processes serving this home, found from /proc.
+    func daemons() -> [Int32] {
+        let home = "APPEX_HOME=\(test.home.dataDirectory.path)"
+        let found = Self.processes().filter { pid in
+            guard Self.executable(of: pid)?.hasSuffix("/appexd") == true,
+                  let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return environ.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == home }
+        }
+        daemonPIDs.withLock { $0.formUnion(found) }
+        return found
+    }
+
+    /// What appexd wrote, with what its extensions wrote to standard error: for failure messages.
+    var daemonLog: String {
+        (try? String(contentsOf: test.home.daemonLogURL, encoding: .utf8)) ?? "(no log)"
+    }
+
+    // MARK: The app
+
+    /// Writes and installs the app with one extension for each of `plugins`.
+    func install(_ plugins: [Plugin]) throws {
+        var app = BundleBuilder.app(Self.appIdentifier, name: "Faults", in: test.scratch.appendingPathComponent("bundles-\(UUID().uuidString.prefix(8))"))
+        for plugin in plugins {
+            app.addExtension(
+                plugin.fault.prefix(1).uppercased() + plugin.fault.dropFirst(), identifier: Self.identifier(plugin.fault), point: Self.point,
+                attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"], executable: Self.faultExecutable)
+            let index = app.plugIns.count - 1
+            guard case .dictionary(var manifest)? = app.plugIns[index].info["NSExtension"] else { continue }
+            manifest["AppexFault"] = .string(plugin.fault)
+            manifest["NSExtensionPrincipalClass"] = .string(plugin.principalClass)
+            app.plugIns[index].info["NSExtension"] = .dictionary(manifest)
+        }
+        let url = try app.write()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        _ = try Registry(home: test.home).install(appAt: url)
+        installed.withLock { $0 = plugins.map { Self.identifier($0.fault) } }
+    }
+
+    /// Writes and installs the app with one extension for each of `faults`.
+    func install(_ faults: String...) throws {
+        try install(faults.map { Plugin(fault: $0) })
+    }
+
+    /// The installed extension that makes `fault`, as a host in this process sees it.
+    func `extension`(_ fault: String) async throws -> NSExtension {
+        try await NSExtension.extension(withIdentifier: Self.identifier(fault), home: test.home)
+    }
+
+    /// The temporary folder of the installed extension that makes `fault`.
+    func containerTemporaryDirectory(_ identifier: String) -> URL {
+        test.home.container(for: identifier).appendingPathComponent("tmp")
+    }
+
+    /// The identifiers of the installed extensions.
+    var installedIdentifiers: [String] { installed.withLock { $0 } }
+
+    // MARK: Processes
+
+    /// The live extension processes of this home: those running an executable installed under it.
+    func extensionProcesses() -> [Int32] {
+        let prefix = root.resolvingSymlinksInPath().path + "/"
+        return Self.processes().filter { Self.executable(of: $0)?.hasPrefix(prefix) == true }
+    }
+
+    /// Every appexd that has served this home, including ones now gone.
+    var everyDaemon: Set<Int32> {
+        _ = daemons()
+        return daemonPIDs.withLock { $0 }
+    }
+
+    /// The pids of live processes, zombies left out.
+    static func processes() -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            return !status.isEmpty && !status.contains("State:\tZ")
+        }
+    }
+
+    static func executable(of pid: Int32) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+    }
+}
+
+/// A world that could not be set up.
+struct WorldError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// How the fault extension behaves, chosen by the `AppexFault` key of its plug-in's
+/// `NSExtension` dictionary, so one executable can make every fault the runtime must survive.
+enum Fault: String {
+    /// Completes with the items it got: each attachment's first type loaded as data, or a
+    /// file handed back as the same file.
+    case echo
+    /// Completes with the types each attachment offers, loading nothing.
+    case describe
+    /// Loads `public.image` from the first attachment and returns it as `public.jpeg`.
+    case image
+    /// Aborts before `NSExtensionMain`, so it never checks in.
+    case crashAtLaunch
+    /// Aborts in `beginRequest(with:)`.
+    case crashInRequest
+    /// Completes, and aborts once the host has acknowledged the items.
+    case crashAfterCompleting
+    /// Completes, and aborts as soon as the items are on the socket, before the host reads them.
+    case crashAsItCompletes
+    /// Sleeps instead of calling `NSExtensionMain`, so it never checks in.
+    case neverChecksIn
+    /// Receives the request and never answers.
+    case neverAnswers
+    /// Touches memory until appexd ends it.
+    case exceedsMemory
+    /// Writes a malformed frame on its session with the host (descriptor 4).
+    case garbageOnSession
+    /// Writes a malformed frame on its channel to appexd (descriptor 3).
+    case garbageOnControl
+
+    /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.
+    static let current: Fault = {
+        guard let bundle = ProcessInfo.processInfo.environment["APPEX_EXTENSION_BUNDLE"],
+              let data = FileManager.default.contents(atPath: bundle + "/Info.plist"),
+              let info = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              let name = (info["NSExtension"] as? [String: Any])?["AppexFault"] as? String
+        else { return .echo }
+        guard let fault = Fault(rawValue: name) else {
+            FileHandle.standardError.write(Data("AppexFaultExtension: unknown AppexFault \(name)\n".utf8))
+            exit(64)
+        }
+        return fault
+    }()
+}

@@ -1,0 +1,141 @@
+import AppexKit
+import Foundation
+
+/// The principal class: serves each request as ``Fault/current`` says.
+final class FaultHandler: NSExtensionRequestHandling {
+    func beginRequest(with context: NSExtensionContext) {
+        switch Fault.current {
+        case .echo:
+            Task { await Self.echo(context) }
+        case .describe:
+            let item = NSExtensionItem()
+            let types = context.inputItems.flatMap { $0.attachments ?? [] }.map { provider in
+                PropertyListValue.array(provider.registeredTypeIdentifiers.map(PropertyListValue.string))
+            }
+            item.userInfo = ["types": .array(types)]
+            context.completeRequest(returningItems: [item])
+        case .image:
+            Task {
+                do {
+                    let provider = context.inputItems.first?.attachments?.first ?? NSItemProvider()
+                    let data = try await provider.loadDataRepresentation(forTypeIdentifier: UTType.image.identifier)
+                    let returned = NSItemProvider()
+                    returned.registerDataRepresentation(forTypeIdentifier: UTType.jpeg.identifier, visibility: .all) { completion in
+                        completion(data, nil)
+                        return nil
+                    }
+                    let item = NSExtensionItem()
+                    item.attachments = [returned]
+                    await context.completeRequest(returningItems: [item])
+                } catch {
+                    context.cancelRequest(withError: error)
+                }
+            }
+        case .crashInRequest:
+            abort()
+        case .crashAfterCompleting:
+            context.completeRequest(returningItems: [Self.done]) { _ in abort() }
+        case .crashAsItCompletes:
+            let queued = Self.unreadBytesOnSession()
+            Thread.detachNewThread { Self.crash(onceUnreadBytesExceed: queued) }
+            context.completeRequest(returningItems: [Self.done])
+        case .neverAnswers, .crashAtLaunch, .neverChecksIn:
+            break
+        case .exceedsMemory:
+            Thread.detachNewThread { Self.touchMemoryForever() }
+        case .garbageOnSession:
+            Self.writeGarbage(to: 4)
+        case .garbageOnControl:
+            Self.writeGarbage(to: 3)
+        }
+    }
+
+    /// Completes with a copy of each item: its text and user info, and for each attachment
+    /// its first type. A file comes back as the same file, opened in place where the host
+    /// allows it; anything else as the bytes loaded.
+    private static func echo(_ context: NSExtensionContext) async {
+        var returned: [NSExtensionItem] = []
+        do {
+            for item in context.inputItems {
+                let copy = NSExtensionItem()
+                copy.userInfo = item.userInfo
+                var attachments: [NSItemProvider] = []
+                for provider in item.attachments ?? [] {
+                    guard let representation = provider.representations().first else { continue }
+                    attachments.append(try await echo(representation.typeIdentifier, kind: representation.kind, of: provider))
+                }
+                copy.attachments = attachments
+                returned.append(copy)
+            }
+        } catch {
+            context.cancelRequest(withError: error)
+            return
+        }
+        await context.completeRequest(returningItems: returned)
+    }
+
+    private static func echo(_ type: String, kind: NSItemProvider.Representation.Kind, of provider: NSItemProvider) async throws -> NSItemProvider {
+        let echoed = NSItemProvider()
+        echoed.suggestedName = provider.suggestedName
+        if kind == .file {
+            echoed.registerFileRepresentation(forTypeIdentifier: type, visibility: .all) { completion in
+                provider.loadInPlaceFileRepresentation(forTypeIdentifier: type) { url, _, error in completion(url, false, error) }
+                return nil
+            }
+        } else {
+            let data = try await provider.loadDataRepresentation(forTypeIdentifier: type)
+            echoed.registerDataRepresentation(forTypeIdentifier: type, visibility: .all) { completion in
+                completion(data, nil)
+                return nil
+            }
+        }
+        return echoed
+    }
+
+    /// An item that says the request is done.
+    private static var done: NSExtensionItem {
+        let item = NSExtensionItem()
+        item.attributedContentText = NSAttributedString(string: "done")
+        return item
+    }
+
+    /// How many bytes this process wrote on the session that the host has not read yet (SIOCOUTQ).
+    nonisolated private static func unreadBytesOnSession() -> Int32 {
+        var count: Int32 = 0
+        _ = ioctl(4, UInt(0x5411), &count)
+        return count
+    }
+
+    /// Aborts as soon as more than `count` bytes wait unread on the session: the returned items
+    /// are on their way, and the process ends before the host has read them. Gives up waiting
+    /// after 2 s, having missed them, and aborts anyway.
+    nonisolated private static func crash(onceUnreadBytesExceed count: Int32) -> Never {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while unreadBytesOnSession() <= count, ContinuousClock.now < deadline { sched_yield() }
+        abort()
+    }
+
+    /// Touches a mebibyte at a time and keeps it, until appexd ends the process. Stops
+    /// growing at 4 GiB, so a daemon that fails to act can't take the machine down.
+    nonisolated private static func touchMemoryForever() -> Never {
+        let chunk = 1 << 20
+        var kept: [UnsafeMutableRawPointer] = []
+        while true {
+            if kept.count < 4096, let memory = malloc(chunk) {
+                memset(memory, 0xA5, chunk)
+                kept.append(memory)
+            }
+            usleep(1000)
+        }
+    }
+
+    /// Writes a frame header announcing a 16 MiB payload, over the 1 MiB limit, to `descriptor`.
+    nonisolated private static func writeGarbage(to descriptor: Int32) {
+        let header: [UInt8] = [0, 0, 0, 1, 1, 0, 0, 0]
+        _ = header.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}
+
+/// A class that exists but does not adopt `NSExtensionRequestHandling`, for the test of a
+/// principal class that can't serve.
+final class NotAHandler {}
