@@ -35,6 +35,8 @@ struct ExtensionProcessRecord: Sendable {
     var launchFailure: ErrorInfo?
     /// The resident memory last measured.
     var residentBytes: UInt64 = 0
+    /// The memory cgroup that holds it, where one could be made.
+    var cgroup: MemoryCgroup?
 
     var stateName: String {
         switch phase {

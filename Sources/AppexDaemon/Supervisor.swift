@@ -22,6 +22,8 @@ final class Supervisor: Sendable {
     let configuration: DaemonConfiguration
     let registry: Registry
     private let launcher = LauncherThread()
+    /// The cgroups that give each process a hard memory limit.
+    let memoryLimits = MemoryLimits()
     private let state = Mutex(State())
     /// Wakes the tick loop when a process appears.
     let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -101,6 +103,7 @@ final class Supervisor: Sendable {
             control: control, startedAt: .now, phase: .launching(deadline: .now + policy.launchDeadline)
         )
         record.requests[request.requestID] = deadline(policy)
+        record.cgroup = memoryLimits.confine(process, limit: policy.memoryLimit, label: record.label)
         let admitted = state.withLock { state in
             if !state.shuttingDown { state.processes[sessionID] = record }
             return !state.shuttingDown
@@ -110,6 +113,7 @@ final class Supervisor: Sendable {
             process.send(signal: SIGKILL)
             process.waitForExit(timeoutMilliseconds: -1)
             _ = process.reap()
+            record.cgroup?.remove()
             throw Self.shuttingDownError
         }
         let controlClosed = DispatchSemaphore(value: 0)
@@ -282,9 +286,18 @@ final class Supervisor: Sendable {
     /// The process of `session` has exited: reap it, and tell its host about any request it
     /// left unanswered.
     func exited(session: UInt64) {
-        guard let record = state.withLock({ $0.processes.removeValue(forKey: session) }) else { return }
+        guard var record = state.withLock({ $0.processes.removeValue(forKey: session) }) else { return }
         let status = record.process.reap()
         record.control.close()
+        if let cgroup = record.cgroup {
+            if record.endReason == nil, cgroup.oomKills > 0 {
+                let limit = UInt64(MemoryLimits.hardLimit(for: record.policy.memoryLimit))
+                record.endReason = Interruption(
+                    kind: .memoryLimit, limit: limit, measured: cgroup.peakBytes ?? limit,
+                    message: "\(record.label) went over its hard memory limit of \(limit / 1_048_576) MiB, and the kernel ended it")
+            }
+            cgroup.remove()
+        }
         guard !record.requests.isEmpty, let host = state.withLock({ $0.clients[record.hostID] }) else { return }
         let reason = interruption(for: record, status: status)
         try? host.connection.send(.requestInterrupted(RequestInterrupted(

@@ -1,6 +1,7 @@
 import AppexCore
 import AppexHost
 import AppexRegistry
+import AppexSystem
 import AppexWire
 import ArgumentParser
 import Foundation
@@ -87,9 +88,15 @@ enum DoctorChecks {
             add("Runtime", "appexd", .missing, error.message + " " + error.recoverySuggestion)
         }
         add("Runtime", "memory watch", .ok, "appexd reads each extension's resident memory every 50 ms and ends one over its point's limit (reason: memory limit)")
-        add("Runtime", "memory hard limit", .unavailable, "no cgroup memory limit or RLIMIT_AS backstop yet: they arrive with the sandbox work")
-        add("Runtime", "deadlines", .ok, "launch (check-in) 1 s by default, request deadlines per point, idle grace per point; see docs/extension-points.md")
-        add("Sandbox", "layers", .unavailable, "no sandbox layer is applied yet: Landlock, seccomp, namespaces and cgroups arrive with the sandbox work")
+        switch MemoryCgroup.Parent.discover() {
+        case .success(let parent):
+            add("Runtime", "memory hard limit", .ok, "each extension in a memory cgroup of its own under \(parent), capped a quarter (at least 16 MiB) above its point's limit")
+        case .failure(let unavailable):
+            add("Runtime", "memory hard limit", .unavailable, "no memory cgroup can be made (\(unavailable.reason)); only the footprint watch applies")
+        }
+        add("Runtime", "address-space limit", .unavailable, "no RLIMIT_AS backstop yet: it arrives with the sandbox's rlimits")
+        add("Runtime", "deadlines", .ok, "launch (check-in) 1 s by default, request deadlines per point, idle grace per point; see docs/runtime.md")
+        add("Sandbox", "layers", .unavailable, "no sandbox layer is applied yet: Landlock, seccomp, namespaces, rlimits and the pids cgroup arrive with the sandbox work")
         return checks
     }
 }

@@ -24,6 +24,8 @@ enum Fault: String {
     case neverAnswers
     /// Touches memory until appexd ends it.
     case exceedsMemory
+    /// Touches 512 MiB in one go, faster than appexd's footprint watch looks.
+    case exceedsMemoryAtOnce
     /// Writes a malformed frame on its session with the host (descriptor 4).
     case garbageOnSession
     /// Writes a malformed frame on its channel to appexd (descriptor 3).

@@ -43,6 +43,8 @@ final class FaultHandler: NSExtensionRequestHandling {
             break
         case .exceedsMemory:
             Thread.detachNewThread { Self.touchMemoryForever() }
+        case .exceedsMemoryAtOnce:
+            Thread.detachNewThread { Self.touchAtOnce(512 << 20) }
         case .garbageOnSession:
             Self.writeGarbage(to: 4)
         case .garbageOnControl:
@@ -127,6 +129,13 @@ final class FaultHandler: NSExtensionRequestHandling {
             }
             usleep(1000)
         }
+    }
+
+    /// Has the kernel fill `count` bytes in one call (MAP_POPULATE), faster than any watch
+    /// can look, then waits to be ended.
+    nonisolated private static func touchAtOnce(_ count: Int) -> Never {
+        _ = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0)
+        while true { sleep(1) }
     }
 
     /// Writes a frame header announcing a 16 MiB payload, over the 1 MiB limit, to `descriptor`.

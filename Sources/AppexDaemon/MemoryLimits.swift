@@ -1,0 +1,54 @@
+import AppexSystem
+import Foundation
+import Glibc
+
+/// The hard memory limit under the footprint watch: each extension process in a memory
+/// cgroup of its own, where the machine allows one.
+///
+/// The watch ends a process at its point's limit, with a clear reason, within one tick. The
+/// cgroup's limit sits a little above that, so it acts only on a process that allocates
+/// faster than the watch looks; the kernel then ends it, and ``memoryLimitKill(of:)`` tells
+/// that apart from any other SIGKILL.
+struct MemoryLimits: Sendable {
+    /// Where cgroups are made, or why they can't be.
+    let parent: Result<MemoryCgroup.Parent, CgroupUnavailable>
+    private static let prefix = "appex-"
+
+    init(parent: Result<MemoryCgroup.Parent, CgroupUnavailable> = MemoryCgroup.Parent.discover()) {
+        self.parent = parent
+        if case .success(let found) = parent { Self.removeStale(under: found) }
+    }
+
+    /// The cgroup limit for a point's `limit`: a quarter more, and at least 16 MiB more.
+    static func hardLimit(for limit: Int) -> Int {
+        limit + max(limit / 4, 16 << 20)
+    }
+
+    /// Puts `process` in a new cgroup capped at the hard limit for `limit`. Returns nil,
+    /// and says why on stderr, if it can't; the footprint watch still applies.
+    func confine(_ process: ProcessDescriptor, limit: Int, label: String) -> MemoryCgroup? {
+        guard case .success(let parent) = parent else { return nil }
+        do {
+            let cgroup = try MemoryCgroup.create(named: "\(Self.prefix)\(getpid())-\(process.processID)", under: parent,
+                                                 limitBytes: Self.hardLimit(for: limit))
+            do {
+                try cgroup.add(pid: process.processID)
+            } catch {
+                cgroup.remove()
+                throw error
+            }
+            return cgroup
+        } catch {
+            FileHandle.standardError.write(Data("appexd: \(label) runs without a memory cgroup: \(error)\n".utf8))
+            return nil
+        }
+    }
+
+    /// Removes cgroups that earlier daemons left behind; ones that still hold a process stay.
+    private static func removeStale(under parent: MemoryCgroup.Parent) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.url.path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            _ = rmdir(parent.url.appendingPathComponent(name).path)
+        }
+    }
+}
