@@ -44,10 +44,13 @@ struct MemoryLimits: Sendable {
         }
     }
 
-    /// Removes cgroups that earlier daemons left behind; ones that still hold a process stay.
+    /// Removes the cgroups of daemons that are gone, such as one killed with SIGKILL. A
+    /// cgroup named for a live daemon is its own business; one that still holds a process stays.
     private static func removeStale(under parent: MemoryCgroup.Parent) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.url.path)) ?? []
         for name in names where name.hasPrefix(prefix) {
+            guard let daemon = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ Int32($0) }),
+                  kill(daemon, 0) != 0, errno == ESRCH else { continue }
             _ = rmdir(parent.url.appendingPathComponent(name).path)
         }
     }
