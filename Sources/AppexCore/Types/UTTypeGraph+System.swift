@@ -1,20 +1,25 @@
 import Foundation
 
 extension UTTypeGraph {
-    /// The system's types: the built-in table (`SystemTypes.plist`), with MIME lookups that
-    /// also consult shared-mime-info when `/usr/share/mime` has it.
+    /// The system's types: the built-in table (`SystemTypes.plist`, compiled in), with MIME
+    /// lookups that also consult shared-mime-info when `/usr/share/mime` has it.
     ///
-    /// Loaded once, on first use. If the table can't be found or read, this is an empty
-    /// graph and ``systemLoadError`` says why; nothing traps.
+    /// Built once, on first use, with no file to find or parse, so an installed extension
+    /// gets the same types as the tools. `APPEX_SYSTEM_TYPES` names a table file to use
+    /// instead, for packagers; if that file can't be read, this is an empty graph and
+    /// ``systemLoadError`` says why. Nothing traps.
     public static let system: UTTypeGraph = systemLoad.graph
 
-    /// Why the built-in table could not be loaded, or `nil` when ``system`` loaded it.
+    /// Why the table `APPEX_SYSTEM_TYPES` names could not be loaded, or `nil`.
     public static var systemLoadError: UTTypeGraphLoadError? { systemLoad.error }
 
     private static let systemLoad: (graph: UTTypeGraph, error: UTTypeGraphLoadError?) = {
         let sharedMIMEInfo = SharedMIMEInfo(directory: SharedMIMEInfo.defaultDirectory)
+        guard let override = ProcessInfo.processInfo.environment[SystemTypesResource.environmentVariable], !override.isEmpty else {
+            return (UTTypeGraph(declarations: UTTypeDeclaration.systemTable, sharedMIMEInfo: sharedMIMEInfo), nil)
+        }
         do throws(UTTypeGraphLoadError) {
-            let declarations = try systemDeclarations()
+            let declarations = try systemDeclarations(path: override)
             return (UTTypeGraph(declarations: declarations, sharedMIMEInfo: sharedMIMEInfo), nil)
         } catch {
             return (UTTypeGraph(declarations: [], sharedMIMEInfo: sharedMIMEInfo), error)

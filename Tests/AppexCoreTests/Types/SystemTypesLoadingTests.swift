@@ -11,6 +11,13 @@ import Testing
         #expect(Set(declarations.map { $0.identifier.lowercased() }).count == declarations.count)
     }
 
+    @Test func theCompiledTableIsThePlist() throws {
+        let plist = try UTTypeGraph.systemDeclarations()
+        #expect(UTTypeDeclaration.systemTable == plist,
+                "SystemTypes.plist changed: run Support/generate-system-types.py to regenerate the compiled table")
+        #expect(UTTypeGraph.system.declarations.count == plist.count)
+    }
+
     @Test func missingFileIsAClearError() {
         #expect {
             try UTTypeGraph.makeSystem(systemTypesPath: "/nonexistent/SystemTypes.plist", sharedMIMEDirectory: nil)
