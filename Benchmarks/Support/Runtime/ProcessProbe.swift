@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the runtime benchmarks read about processes: the monotonic clock the benchmark
+/// extension reports in, resident memory from `/proc`, and whether a process is gone.
+public enum ProcessProbe {
+    /// CLOCK_MONOTONIC in nanoseconds: the clock the benchmark extension stamps `beginRequest` with.
+    public static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// The memory fields of `/proc/PID/status`, in KiB: `VmRSS` and its parts `RssAnon`,
+    /// `RssFile` and `RssShmem`. Nil if the process is gone.
+    public static func memoryKiB(of pid: Int32) -> [String: Int]? {
+        guard let status = procFile("/proc/\(pid)/status") else { return nil }
+        var fields: [String: Int] = [:]
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") || line.hasPrefix("Rss") {
+            // "VmRSS:\t    4236 kB"
+            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ":" })
+            if parts.count >= 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
+        }
+        return fields["VmRSS"] == nil ? nil : fields
+    }
+
+    /// Whether `pid` has exited: no longer in `/proc`, or a zombie waiting to be reaped.
+    public static func isGone(_ pid: Int32) -> Bool {
+        guard let stat = procFile("/proc/\(pid)/stat") else { return true }
+        // The state follows the command name, which is in parentheses and may hold spaces.
+        guard let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "Z"
+    }
+
+    /// The text of a `/proc` file, read to its end with read(2): these files report a size of
+    /// 0, so readers that trust the size read nothing. Nil if it can't be opened.
+    private static func procFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Waits until `pid` is gone, polling every 0.2 ms; throws after `timeout`.
+    public static func waitUntilGone(_ pid: Int32, timeout: Duration = .seconds(5)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while !isGone(pid) {
+            guard ContinuousClock.now < deadline else { throw BenchmarkFailure("process \(pid) was still running after \(timeout)") }
+            usleep(200)
+        }
+    }
+}
+
+/// Why a runtime benchmark could not measure what it meant to.
+public struct BenchmarkFailure: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
