@@ -43,7 +43,7 @@ let package = Package(
                 .product(name: "AppexRegistry", package: appex), .product(name: "AppexTesting", package: appex),
                 .product(name: "AppexHost", package: appex), .product(name: "AppexIPC", package: appex),
                 .product(name: "AppexSystem", package: appex), .product(name: "AppexWire", package: appex),
-                .product(name: "AppexItems", package: appex),
+                .product(name: "AppexItems", package: appex), .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Support"
         ),
@@ -92,8 +92,15 @@ for target in benchmarkTargets {
     )
 }
 
-// Not a benchmark: a driver to run under a profiler (see ../BENCHMARKS.md). It lives outside
+// Not benchmarks: drivers to run under a profiler (see ../BENCHMARKS.md). They live outside
 // Benchmarks/, which the benchmark plugin treats as the folder of benchmark targets.
+package.targets.append(
+    .executableTarget(
+        name: "RequestProfile",
+        dependencies: ["AppexBenchmarkSupport", .product(name: "AppexHost", package: appex)] + runtimeExecutables,
+        path: "Tools/RequestProfile"
+    )
+)
 package.targets.append(
     .executableTarget(
         name: "QueryProfile",

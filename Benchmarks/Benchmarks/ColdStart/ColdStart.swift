@@ -16,24 +16,13 @@ nonisolated(unsafe) var bench: NSExtension!
 nonisolated(unsafe) var lastPID: Int32?
 nonisolated(unsafe) var trivial = ""
 
-let toBeginRequest = BenchmarkMetric.custom("begin → beginRequest (µs)")
-let afterBeginRequest = BenchmarkMetric.custom("beginRequest → outcome (µs)")
-
 /// One cold request whose extension does `content` (nil: answers at once; "conform": asks
 /// whether its attachment conforms to public.text first).
 func coldRequest(_ benchmark: Benchmark, content: String?) async throws {
     if let lastPID { try ProcessProbe.waitUntilGone(lastPID) }
-    let items = BenchItems.text(content)
-    let start = ProcessProbe.now()
-    benchmark.startMeasurement()
-    let outcome = try await bench.request(withInputItems: items)
-    benchmark.stopMeasurement()
-    let end = ProcessProbe.now()
-    let reply = try BenchReply(outcome)
+    let reply = try await benchmark.measureRequest(bench, items: BenchItems.text(content))
     guard reply.pid != lastPID else { throw BenchmarkFailure("process \(reply.pid) served two requests: the start was not cold") }
     lastPID = reply.pid
-    benchmark.measurement(toBeginRequest, Int(reply.began - start) / 1000)
-    benchmark.measurement(afterBeginRequest, Int(end - reply.began) / 1000)
 }
 
 func startRuntime() async throws {
@@ -49,8 +38,8 @@ func stopRuntime() async {
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, toBeginRequest, afterBeginRequest],
-        units: [toBeginRequest: .count, afterBeginRequest: .count],
+        metrics: [.wallClock, .toBeginRequest, .afterBeginRequest],
+        units: [.toBeginRequest: .count, .afterBeginRequest: .count],
         warmupIterations: 3,
         maxDuration: .seconds(20),
         maxIterations: 200

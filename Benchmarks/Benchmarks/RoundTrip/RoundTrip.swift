@@ -66,12 +66,14 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 20_000
     )
 
-    Benchmark("Warm round trip: request(withInputItems:), one text item") { benchmark in
-        let items = BenchItems.text()
-        benchmark.startMeasurement()
-        let outcome = try await bench.request(withInputItems: items)
-        benchmark.stopMeasurement()
-        guard case .completed = outcome else { throw BenchmarkFailure("the request did not complete: \(outcome)") }
+    Benchmark(
+        "Warm round trip: request(withInputItems:), one text item",
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, .syscalls, .toBeginRequest, .afterBeginRequest],
+            units: [.toBeginRequest: .count, .afterBeginRequest: .count],
+            warmupIterations: 100, maxDuration: .seconds(5), maxIterations: 20_000)
+    ) { benchmark in
+        _ = try await benchmark.measureRequest(bench, items: BenchItems.text())
     } setup: {
         try await startRuntime()
     } teardown: {

@@ -34,6 +34,27 @@ public enum ProcessProbe {
         return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "Z"
     }
 
+    /// CPU time `pid` has used, user and system, all threads, in microseconds (from
+    /// `/proc/PID/stat`, whose resolution is a clock tick, 10 ms), or nil if it is gone.
+    public static func cpuMicroseconds(of pid: Int32) -> Int? {
+        guard let stat = procFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command name: state (field 3), …, utime (14), stime (15).
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return (user + system) * 1_000_000 / sysconf(Int32(_SC_CLK_TCK))
+    }
+
+    /// How many times the threads of `pid` now alive went to sleep waiting (voluntary context
+    /// switches, summed over `/proc/PID/task/*/status`): about one per wakeup, so per thread hop.
+    public static func voluntarySwitches(of pid: Int32) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { total, task in
+            let status = procFile("/proc/\(pid)/task/\(task)/status") ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+            return total + (line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0)
+        }
+    }
+
     /// The text of a `/proc` file, read to its end with read(2): these files report a size of
     /// 0, so readers that trust the size read nothing. Nil if it can't be opened.
     private static func procFile(_ path: String) -> String? {
@@ -50,12 +71,12 @@ public enum ProcessProbe {
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Waits until `pid` is gone, polling every 0.2 ms; throws after `timeout`.
+    /// Waits until `pid` is gone, polling every millisecond; throws after `timeout`.
     public static func waitUntilGone(_ pid: Int32, timeout: Duration = .seconds(5)) throws {
         let deadline = ContinuousClock.now + timeout
         while !isGone(pid) {
             guard ContinuousClock.now < deadline else { throw BenchmarkFailure("process \(pid) was still running after \(timeout)") }
-            usleep(200)
+            usleep(1_000)
         }
     }
 }
