@@ -3,9 +3,10 @@ import AppexHost
 import Benchmark
 import Foundation
 
-// Resident memory (VmRSS from /proc/PID/status), in KiB: the benchmark extension's process
-// after it answered a request, appexd idle after serving one, and the baseline, a trivial
-// Swift program that links Foundation, built with the static stdlib like the extension.
+// Resident memory (VmRSS from /proc/PID/status, its parts, and PSS), in KiB: the benchmark
+// extension's process after it answered a request, appexd idle after serving one, and the
+// baseline, a trivial Swift program that links Foundation, built with the static stdlib like
+// the extension.
 // Wall-clock time means nothing here; each iteration reads one figure.
 
 nonisolated(unsafe) var runtime: RuntimeHome?
@@ -13,8 +14,9 @@ nonisolated(unsafe) var bench: NSExtension!
 nonisolated(unsafe) var daemonPID: Int32 = 0
 nonisolated(unsafe) var trivial = ""
 
-/// VmRSS, and its anonymous and file-backed parts, as /proc/PID/status names them.
-let fields = ["VmRSS", "RssAnon", "RssFile"]
+/// VmRSS, its anonymous and file-backed parts, as /proc/PID/status names them, and the
+/// proportional set size (file pages shared with other processes count for a share).
+let fields = ["VmRSS", "RssAnon", "RssFile", "Pss"]
 let metrics = fields.map { BenchmarkMetric.custom("\($0) (KiB)") }
 
 func record(_ benchmark: Benchmark, pid: Int32) throws {

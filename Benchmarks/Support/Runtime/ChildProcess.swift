@@ -12,8 +12,17 @@ public struct ChildProcess {
     /// The read end of the child's standard output, when it was given a pipe.
     private let output: Int32?
 
+    /// Removes `LD_PRELOAD` from this process's environment, so the processes it starts (the
+    /// baseline program, appexd and through it the extensions) don't load the malloc
+    /// interposer that the benchmark plugin preloads into every benchmark: it would slow them
+    /// and add to their resident memory. This process keeps the interposer it has loaded.
+    public static func dropPreload() {
+        unsetenv("LD_PRELOAD")
+    }
+
     /// Starts `path` with `arguments`, with pipes for standard input and output when `piped`.
     public init(_ path: String, arguments: [String] = [], piped: Bool = false) throws {
+        Self.dropPreload()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

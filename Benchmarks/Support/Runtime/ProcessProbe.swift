@@ -14,11 +14,13 @@ public enum ProcessProbe {
     }
 
     /// The memory fields of `/proc/PID/status`, in KiB: `VmRSS` and its parts `RssAnon`,
-    /// `RssFile` and `RssShmem`. Nil if the process is gone.
+    /// `RssFile` and `RssShmem`; and `Pss` from `/proc/PID/smaps_rollup`, which shares each
+    /// page among the processes that map it. Nil if the process is gone.
     public static func memoryKiB(of pid: Int32) -> [String: Int]? {
         guard let status = procFile("/proc/\(pid)/status") else { return nil }
+        let rollup = procFile("/proc/\(pid)/smaps_rollup") ?? ""
         var fields: [String: Int] = [:]
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") || line.hasPrefix("Rss") {
+        for line in (status + rollup).split(separator: "\n") where line.hasPrefix("VmRSS:") || line.hasPrefix("Rss") || line.hasPrefix("Pss:") {
             // "VmRSS:\t    4236 kB"
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ":" })
             if parts.count >= 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }

@@ -46,6 +46,7 @@ public final class RuntimeHome {
     public init(idleGraceMilliseconds: Int? = nil) throws {
         folder = try TemporaryDirectory(prefix: "appex-bench-runtime")
         home = AppexHome(root: folder.url.appendingPathComponent("home"))
+        ChildProcess.dropPreload()
         setenv("APPEX_DAEMON", try BuiltProducts.executable("appexd").path, 1)
         if let idleGraceMilliseconds {
             setenv("APPEX_IDLE_GRACE_MS", "\(idleGraceMilliseconds)", 1)
