@@ -49,12 +49,6 @@ public struct ChildProcess {
         self.output = piped ? outputPipe[0] : nil
     }
 
-    /// Runs `path` to its end and returns its wait status.
-    @discardableResult
-    public static func run(_ path: String, arguments: [String] = []) throws -> Int32 {
-        try ChildProcess(path, arguments: arguments).wait()
-    }
-
     /// Reads the child's standard output until a newline, and returns the line.
     public func readLine() -> String {
         guard let output else { return "" }

@@ -91,12 +91,15 @@ public final class RuntimeHome {
     }
 }
 
-/// What the benchmark extension answered: when its `beginRequest` ran, its pid, and what it
-/// adds (byte 0 of a loaded attachment, or whether a type conformed).
+/// What the benchmark extension answered: when its `beginRequest` ran, its pid, when its
+/// process reached its top-level code, and what it adds (byte 0 of a loaded attachment, or
+/// whether a type conformed).
 public struct BenchReply: Sendable {
     /// CLOCK_MONOTONIC at the start of `beginRequest`, in nanoseconds.
     public let began: UInt64
     public let pid: Int32
+    /// CLOCK_MONOTONIC when the extension's `main.swift` started running, in nanoseconds.
+    public let mainStarted: UInt64
     public let extra: String
 
     /// Parses the content text of the one item the extension returns.
@@ -105,15 +108,16 @@ public struct BenchReply: Sendable {
         try self.init(text: items.first?.attributedContentText?.string ?? "")
     }
 
-    /// Parses "BEGAN PID EXTRA".
+    /// Parses "BEGAN PID MAIN EXTRA".
     public init(text: String) throws {
-        let fields = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3, let began = UInt64(fields[0]), let pid = Int32(fields[1]) else {
-            throw BenchmarkFailure("the extension answered \"\(text)\", not \"BEGAN PID EXTRA\"")
+        let fields = text.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+        guard fields.count == 4, let began = UInt64(fields[0]), let pid = Int32(fields[1]), let mainStarted = UInt64(fields[2]) else {
+            throw BenchmarkFailure("the extension answered \"\(text)\", not \"BEGAN PID MAIN EXTRA\"")
         }
         self.began = began
         self.pid = pid
-        self.extra = String(fields[2])
+        self.mainStarted = mainStarted
+        self.extra = String(fields[3])
     }
 }
 

@@ -1,6 +1,7 @@
 // The extension the runtime benchmarks run: it answers at once, with one item whose content
-// text reports when `beginRequest` ran (CLOCK_MONOTONIC, nanoseconds) and its pid, so the
-// host can split a cold start and find the process to measure.
+// text reports when `beginRequest` ran and when this file's top-level code started
+// (CLOCK_MONOTONIC, nanoseconds), and its pid, so the host can split a cold start and find
+// the process to measure.
 //
 // - An attachment registered as `public.data` is loaded as data (a descriptor, mapped) and
 //   its byte 0 read before answering: the handover benchmark.
@@ -41,12 +42,15 @@ enum Reply {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// Completes the request with "BEGAN PID EXTRA" as the content text of one item.
+    /// Completes the request with "BEGAN PID MAIN EXTRA" as the content text of one item.
     static func send(_ context: NSExtensionContext, began: UInt64, extra: String) {
         let item = NSExtensionItem()
-        item.attributedContentText = NSAttributedString(string: "\(began) \(getpid()) \(extra)")
+        item.attributedContentText = NSAttributedString(string: "\(began) \(getpid()) \(mainStarted) \(extra)")
         context.completeRequest(returningItems: [item], completionHandler: nil)
     }
 }
 
+/// When the top-level code started: after exec, the dynamic loader and the Swift runtime's
+/// start-up, before NSExtensionMain.
+let mainStarted = Reply.now()
 NSExtensionMain()

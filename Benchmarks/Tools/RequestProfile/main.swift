@@ -4,12 +4,14 @@
 // `perf record -g` to see where that CPU time goes (perf follows appexd and the extension,
 // which this process starts).
 //
-//   swift run -c release RequestProfile [host|raw|cold] [COUNT]
+//   swift run -c release RequestProfile [host|raw|cold|cold-raw] [COUNT] [conform]
 //
 // `host` goes through AppexHost (`NSExtension.request`); `raw` sends the same messages on raw
 // connections (RawHost): BeginRequest, the session's round trip, EndRequest. `cold` makes
 // every request start a new extension process (as the ColdStart benchmark does) and prints
-// the median times instead.
+// the median times instead. `cold-raw` does the same on raw connections, a new one per
+// request, and also times appexd's answer, which it sends once it has spawned the process.
+// `conform` makes the extension check its attachment's type first (loading the type table).
 import AppexBenchmarkSupport
 import AppexHost
 import Foundation
@@ -17,12 +19,13 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let mode = arguments.first ?? "host"
 let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000
-guard ["host", "raw", "cold"].contains(mode) else {
-    FileHandle.standardError.write(Data("usage: RequestProfile [host|raw|cold] [COUNT]\n".utf8))
+let content = arguments.dropFirst(2).first
+guard ["host", "raw", "cold", "cold-raw"].contains(mode) else {
+    FileHandle.standardError.write(Data("usage: RequestProfile [host|raw|cold|cold-raw] [COUNT] [conform]\n".utf8))
     exit(64)
 }
 
-let runtime = try RuntimeHome(idleGraceMilliseconds: mode == "cold" ? 0 : nil)
+let runtime = try RuntimeHome(idleGraceMilliseconds: mode.hasPrefix("cold") ? 0 : nil)
 let bench = try await runtime.benchExtension()
 let daemon = try await runtime.daemonPID()
 let raw = mode == "raw" ? try await RawHost.connect(home: runtime.home) : nil
@@ -37,20 +40,49 @@ func request() async throws -> Int32 {
     return reply.pid
 }
 
-if mode == "cold" {
-    var total: [UInt64] = []
+/// The median of nanosecond figures, in milliseconds.
+func median(_ values: [UInt64]) -> String {
+    String(format: "%.2f", Double(values.sorted()[values.count / 2]) / 1e6)
+}
+
+if mode == "cold-raw" {
+    var started: [UInt64] = []
+    var toMain: [UInt64] = []
     var toBegin: [UInt64] = []
     var last: Int32?
     for _ in 0..<min(count, 1_000) {
         if let last { try ProcessProbe.waitUntilGone(last) }
+        let host = try await RawHost.connect(home: runtime.home)
+        let requestID = UUID()
         let start = ProcessProbe.now()
-        let reply = try BenchReply(await bench.request(withInputItems: BenchItems.text()))
-        total.append(ProcessProbe.now() - start)
+        try await host.begin(requestID)
+        started.append(ProcessProbe.now() - start)
+        let reply = try await host.roundTrip(requestID)
+        toMain.append(reply.mainStarted - start)
         toBegin.append(reply.began - start)
+        host.close()  // the session closes, and the extension ends
         last = reply.pid
     }
-    let median = { (values: [UInt64]) in String(format: "%.2f", Double(values.sorted()[values.count / 2]) / 1e6) }
-    print("\(total.count) cold requests: \(median(total)) ms p50 to the outcome, \(median(toBegin)) ms p50 to beginRequest")
+    print("\(started.count) cold requests on raw connections, p50: \(median(started)) ms to appexd's RequestStarted (spawned), \(median(toMain)) ms to the extension's main, \(median(toBegin)) ms to beginRequest")
+    await runtime.stop()
+    exit(0)
+}
+
+if mode == "cold" {
+    var total: [UInt64] = []
+    var toBegin: [UInt64] = []
+    var toMain: [UInt64] = []
+    var last: Int32?
+    for _ in 0..<min(count, 1_000) {
+        if let last { try ProcessProbe.waitUntilGone(last) }
+        let start = ProcessProbe.now()
+        let reply = try BenchReply(await bench.request(withInputItems: BenchItems.text(content)))
+        total.append(ProcessProbe.now() - start)
+        toBegin.append(reply.began - start)
+        toMain.append(reply.mainStarted - start)
+        last = reply.pid
+    }
+    print("\(total.count) cold requests, p50: \(median(toMain)) ms to the extension's main, \(median(toBegin)) ms to beginRequest, \(median(total)) ms to the outcome")
     await runtime.stop()
     exit(0)
 }
