@@ -40,6 +40,7 @@ func stopRuntime() async {
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .toMain, .toBeginRequest, .afterBeginRequest],
+        timeUnits: .microseconds,
         units: [.toMain: .count, .toBeginRequest: .count, .afterBeginRequest: .count],
         warmupIterations: 3,
         maxDuration: .seconds(20),
@@ -64,7 +65,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark(
         "Cold start baseline: posix_spawn + waitpid, static Swift+Foundation program",
-        configuration: .init(metrics: [.wallClock, .toMain], units: [.toMain: .count], warmupIterations: 3,
+        configuration: .init(metrics: [.wallClock, .toMain], timeUnits: .microseconds, units: [.toMain: .count], warmupIterations: 3,
                              maxDuration: .seconds(10), maxIterations: 500)
     ) { benchmark in
         let start = ProcessProbe.now()

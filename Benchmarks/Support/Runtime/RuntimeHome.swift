@@ -36,7 +36,9 @@ public final class RuntimeHome {
     /// The benchmark extension's bundle identifier.
     public static let extensionIdentifier = "com.example.bench.echo"
 
-    private let folder: TemporaryDirectory
+    /// Removed in `deinit`, then synced, so its deletion isn't written back while the next
+    /// benchmark measures.
+    private var folder: TemporaryDirectory?
     /// The home, in a temporary folder.
     public let home: AppexHome
 
@@ -44,8 +46,10 @@ public final class RuntimeHome {
     /// every point's idle grace period (`APPEX_IDLE_GRACE_MS`); 0 ends an extension process
     /// on the daemon's next tick after its last request, so every request starts cold.
     public init(idleGraceMilliseconds: Int? = nil) throws {
-        folder = try TemporaryDirectory(prefix: "appex-bench-runtime")
+        let folder = try TemporaryDirectory(prefix: "appex-bench-runtime")
         home = AppexHome(root: folder.url.appendingPathComponent("home"))
+        let scratch = folder.url.appendingPathComponent("scratch")
+        self.folder = consume folder
         ChildProcess.dropPreload()
         setenv("APPEX_DAEMON", try BuiltProducts.executable("appexd").path, 1)
         if let idleGraceMilliseconds {
@@ -53,8 +57,16 @@ public final class RuntimeHome {
         } else {
             unsetenv("APPEX_IDLE_GRACE_MS")
         }
-        let app = try Self.writeApp(in: folder.url.appendingPathComponent("scratch"))
+        let app = try Self.writeApp(in: scratch)
         _ = try Registry(home: home).install(appAt: app)
+        // Installing writes the extension's executable (tens of MB) into the home: flush it
+        // now, in setup, rather than during the measurements that follow.
+        sync()
+    }
+
+    deinit {
+        folder = nil
+        sync()
     }
 
     /// An app with the benchmark extension, an Action whose rule accepts anything.
@@ -64,8 +76,12 @@ public final class RuntimeHome {
                              attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"])
         let url = try builder.write()
         let executable = url.appendingPathComponent("PlugIns/BenchExtension.appex/BenchExtension")
+        let built = try BuiltProducts.executable("BenchExtension")
         try FileManager.default.removeItem(at: executable)
-        try FileManager.default.copyItem(at: try BuiltProducts.executable("BenchExtension"), to: executable)
+        // A hard link where it can (the install copies it anyway), a copy across file systems.
+        if link(built.path, executable.path) != 0 {
+            try FileManager.default.copyItem(at: built, to: executable)
+        }
         return url
     }
 
