@@ -13,6 +13,19 @@ import struct Foundation.URL
 /// `appex` in one clone and `wt-bench` in another worktree.
 let appex = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
 
+/// Links the Swift runtime and Foundation into the executable, as the main package links its
+/// sample extensions (`sampleExtensions` there), plus Synchronization, which FoundationEssentials
+/// needs and which a program that doesn't import it itself would otherwise lack.
+let staticSwift: [LinkerSetting] = [.unsafeFlags([
+    "-static-stdlib", "-use-ld=lld", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims",
+    "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lFoundationInternationalization",
+    "-Xlinker", "-lswiftSynchronization",
+])]
+
+/// What the runtime benchmarks run besides themselves: appexd, the benchmark extension and the
+/// baseline program. Depending on them makes SwiftPM build them beside each benchmark.
+let runtimeExecutables: [Target.Dependency] = [.product(name: "appexd", package: appex), "BenchExtension", "BenchTrivial"]
+
 let package = Package(
     name: "AppexBenchmarks",
     platforms: [.macOS(.v15)],
@@ -28,9 +41,19 @@ let package = Package(
             dependencies: [
                 .product(name: "AppexCore", package: appex), .product(name: "AppexBundles", package: appex),
                 .product(name: "AppexRegistry", package: appex), .product(name: "AppexTesting", package: appex),
+                .product(name: "AppexHost", package: appex), .product(name: "AppexIPC", package: appex),
+                .product(name: "AppexSystem", package: appex), .product(name: "AppexWire", package: appex),
+                .product(name: "AppexItems", package: appex), .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Support"
         ),
+        // The extension the runtime benchmarks install, and the baseline program they launch;
+        // both link the Swift runtime and Foundation statically, as the sample extensions do.
+        .executableTarget(
+            name: "BenchExtension", dependencies: [.product(name: "AppexKit", package: appex)],
+            path: "Tools/BenchExtension", linkerSettings: staticSwift
+        ),
+        .executableTarget(name: "BenchTrivial", path: "Tools/BenchTrivial", linkerSettings: staticSwift),
     ]
 )
 
@@ -45,6 +68,10 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
             .product(name: "GRDB", package: "GRDB.swift"),
         ]
     ),
+    ("RoundTrip", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
+    ("ColdStart", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
+    ("Handover", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
+    ("Memory", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
     (
         "Install",
         [
@@ -65,8 +92,15 @@ for target in benchmarkTargets {
     )
 }
 
-// Not a benchmark: a driver to run under a profiler (see ../BENCHMARKS.md). It lives outside
+// Not benchmarks: drivers to run under a profiler (see ../BENCHMARKS.md). They live outside
 // Benchmarks/, which the benchmark plugin treats as the folder of benchmark targets.
+package.targets.append(
+    .executableTarget(
+        name: "RequestProfile",
+        dependencies: ["AppexBenchmarkSupport", .product(name: "AppexHost", package: appex)] + runtimeExecutables,
+        path: "Tools/RequestProfile"
+    )
+)
 package.targets.append(
     .executableTarget(
         name: "QueryProfile",

@@ -1,6 +1,6 @@
 public import AppexCore
 import AppexBundles
-public import AppexRegistry
+import AppexRegistry
 import AppexTesting
 public import Foundation
 #if canImport(Glibc)

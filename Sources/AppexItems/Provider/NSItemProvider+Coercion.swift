@@ -64,9 +64,15 @@ extension NSItemProvider.Representation.Payload {
         }
     }
 
+    /// The file's contents, mapped rather than read, so that a large file (an attachment handed
+    /// over as a descriptor) costs nothing until its bytes are touched. On Linux, Foundation
+    /// reads the whole file for `.mappedIfSafe`; `.alwaysMapped` maps it, as Apple's
+    /// `.mappedIfSafe` does on a local volume (and, as there, a file truncated while the data
+    /// is in use faults). A file that can't be mapped is read.
     private static func read(_ url: URL, in context: LoadContext) throws -> Data {
+        if let mapped = try? Data(contentsOf: url, options: .alwaysMapped) { return mapped }
         do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
+            return try Data(contentsOf: url)
         } catch {
             throw context.error(
                 .unavailableCoercionError,

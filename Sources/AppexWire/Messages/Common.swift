@@ -134,6 +134,12 @@ extension ProtoWriter {
     }
 }
 
+extension UUID {
+    /// All zeros: what a decoder starts from until it reads the real identifier. `UUID()`
+    /// would draw a random one, a system call per decoded message, only to overwrite it.
+    static let placeholder = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+}
+
 extension ProtoReader {
     /// A UUID field, which must be exactly 16 bytes.
     public mutating func uuid(_ field: Field) throws(WireError) -> UUID {

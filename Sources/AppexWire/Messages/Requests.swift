@@ -20,7 +20,7 @@ public struct BeginRequest: ProtoMessage, Hashable {
 
     public init(from reader: inout ProtoReader) throws(WireError) {
         var requestID: UUID?
-        self.init(call: 0, requestID: UUID(), extensionIdentifier: "")
+        self.init(call: 0, requestID: .placeholder, extensionIdentifier: "")
         while let field = try reader.nextField() {
             switch field.number {
             case 1: call = try reader.uint(field)
@@ -61,7 +61,7 @@ public struct RequestStarted: ProtoMessage, Hashable {
 
     public init(from reader: inout ProtoReader) throws(WireError) {
         var requestID: UUID?
-        self.init(call: 0, requestID: UUID(), sessionID: 0, pid: 0, isNewSession: false)
+        self.init(call: 0, requestID: .placeholder, sessionID: 0, pid: 0, isNewSession: false)
         while let field = try reader.nextField() {
             switch field.number {
             case 1: call = try reader.uint(field)

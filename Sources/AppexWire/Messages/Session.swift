@@ -57,7 +57,7 @@ public struct LoadRequest: ProtoMessage, Hashable {
 
     public init(from reader: inout ProtoReader) throws(WireError) {
         var requestID: UUID?
-        self.init(loadID: 0, requestID: UUID(), providerID: 0, typeIdentifier: "", kind: .data)
+        self.init(loadID: 0, requestID: .placeholder, providerID: 0, typeIdentifier: "", kind: .data)
         while let field = try reader.nextField() {
             switch field.number {
             case 1: loadID = try reader.uint(field)
@@ -125,7 +125,7 @@ public struct CancelledRequest: ProtoMessage, Hashable {
 
     public init(from reader: inout ProtoReader) throws(WireError) {
         var requestID: UUID?
-        self.init(requestID: UUID(), error: ErrorInfo(domain: "", code: 0, message: ""))
+        self.init(requestID: .placeholder, error: ErrorInfo(domain: "", code: 0, message: ""))
         while let field = try reader.nextField() {
             switch field.number {
             case 1: requestID = try reader.uuid(field)

@@ -1,0 +1,81 @@
+import AppexBenchmarkSupport
+import AppexHost
+import Benchmark
+import Foundation
+
+// A cold request: the extension process is not running, so appexd launches it. Measured in
+// the host, from `request(withInputItems:)` to its outcome, with the times to the extension's
+// top-level code and to its `beginRequest` (stamped by the extension) as further metrics. appexd runs with
+// APPEX_IDLE_GRACE_MS=0 and each iteration first waits (unmeasured) until the last
+// iteration's process has exited, so every request starts a new one.
+// The baseline is posix_spawn + waitpid of a trivial Swift program that links Foundation,
+// built with the static stdlib like the extension, which prints when its top-level code
+// started (so its "begin → main" is the spawn's).
+
+nonisolated(unsafe) var runtime: RuntimeHome?
+nonisolated(unsafe) var bench: NSExtension!
+nonisolated(unsafe) var lastPID: Int32?
+nonisolated(unsafe) var trivial = ""
+
+/// One cold request whose extension does `content` (nil: answers at once; "conform": asks
+/// whether its attachment conforms to public.text first).
+func coldRequest(_ benchmark: Benchmark, content: String?) async throws {
+    if let lastPID { try ProcessProbe.waitUntilGone(lastPID) }
+    let reply = try await benchmark.measureRequest(bench, items: BenchItems.text(content), cold: true)
+    guard reply.pid != lastPID else { throw BenchmarkFailure("process \(reply.pid) served two requests: the start was not cold") }
+    lastPID = reply.pid
+}
+
+func startRuntime() async throws {
+    runtime = try RuntimeHome(idleGraceMilliseconds: 0)
+    bench = try await runtime!.benchExtension()
+}
+
+func stopRuntime() async {
+    bench = nil
+    await runtime?.stop()
+    runtime = nil
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .toMain, .toBeginRequest, .afterBeginRequest],
+        timeUnits: .microseconds,
+        units: [.toMain: .count, .toBeginRequest: .count, .afterBeginRequest: .count],
+        warmupIterations: 3,
+        maxDuration: .seconds(20),
+        maxIterations: 200
+    )
+
+    Benchmark("Cold start: request(withInputItems:) to a new extension process") { benchmark in
+        try await coldRequest(benchmark, content: nil)
+    } setup: {
+        try await startRuntime()
+    } teardown: {
+        await stopRuntime()
+    }
+
+    Benchmark("Cold start, the extension checks its attachment's type (loads the UTType table)") { benchmark in
+        try await coldRequest(benchmark, content: "conform")
+    } setup: {
+        try await startRuntime()
+    } teardown: {
+        await stopRuntime()
+    }
+
+    Benchmark(
+        "Cold start baseline: posix_spawn + waitpid, static Swift+Foundation program",
+        configuration: .init(metrics: [.wallClock, .toMain], timeUnits: .microseconds, units: [.toMain: .count], warmupIterations: 3,
+                             maxDuration: .seconds(10), maxIterations: 500)
+    ) { benchmark in
+        let start = ProcessProbe.now()
+        let child = try ChildProcess(trivial, arguments: ["stamp"], piped: true)
+        let stamp = UInt64(child.readLine()) ?? 0
+        let status = try child.wait()
+        benchmark.stopMeasurement()
+        guard status == 0, stamp > start else { throw BenchmarkFailure("the baseline program exited with status \(status), stamp \(stamp)") }
+        benchmark.measurement(.toMain, Int(stamp - start) / 1000)
+    } setup: {
+        trivial = try BuiltProducts.executable("BenchTrivial").path
+    }
+}

@@ -1,0 +1,127 @@
+import AppexBenchmarkSupport
+import AppexHost
+import Benchmark
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// A warm request: the extension process is already running, and answers at once. The whole
+// round trip through the host API, its two halves on raw connections (the daemon's
+// BeginRequest/EndRequest and the session with the extension), the IPC framework's own call,
+// and the baseline: a raw ping-pong of a small message over a Unix socketpair.
+
+/// What each benchmark process set up.
+nonisolated(unsafe) var runtime: RuntimeHome?
+nonisolated(unsafe) var bench: NSExtension!
+nonisolated(unsafe) var raw: RawHost?
+nonisolated(unsafe) var pingSocket: Int32 = -1
+
+/// The message the baseline bounces: about the size of a small request's frame.
+let pingBytes = 64
+
+/// A thread that echoes every message on `socket` until it closes.
+func startEcho(_ socket: Int32) {
+    let thread = Thread {
+        var buffer = [UInt8](repeating: 0, count: pingBytes)
+        while true {
+            let count = read(socket, &buffer, pingBytes)
+            guard count > 0, write(socket, buffer, count) == count else { break }
+        }
+        close(socket)
+    }
+    thread.start()
+}
+
+func startRuntime() async throws {
+    runtime = try RuntimeHome()
+    bench = try await runtime!.benchExtension()
+    _ = try BenchReply(await bench.request(withInputItems: BenchItems.text()))  // launches the process
+}
+
+func startRawHost() async throws {
+    runtime = try RuntimeHome()
+    _ = try await runtime!.daemonPID()
+    raw = try await RawHost.connect(home: runtime!.home)
+    // Launches a process for this host only. The request is left open, so appexd doesn't end
+    // the process as idle: the session benchmark's requests are the extension's business alone.
+    let first = UUID()
+    try await raw!.begin(first)
+    _ = try await raw!.roundTrip(first)
+}
+
+func stopRuntime() async {
+    raw?.close()
+    raw = nil
+    bench = nil
+    await runtime?.stop()
+    runtime = nil
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .syscalls],
+        warmupIterations: 100,
+        maxDuration: .seconds(5),
+        maxIterations: 20_000
+    )
+
+    Benchmark(
+        "Warm round trip: request(withInputItems:), one text item",
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, .syscalls, .toBeginRequest, .afterBeginRequest],
+            units: [.toBeginRequest: .count, .afterBeginRequest: .count],
+            warmupIterations: 100, maxDuration: .seconds(5), maxIterations: 20_000)
+    ) { benchmark in
+        _ = try await benchmark.measureRequest(bench, items: BenchItems.text())
+    } setup: {
+        try await startRuntime()
+    } teardown: {
+        await stopRuntime()
+    }
+
+    Benchmark("Warm round trip baseline: socketpair ping-pong, 64 bytes, two threads") { _ in
+        var buffer = [UInt8](repeating: 7, count: pingBytes)
+        guard write(pingSocket, buffer, pingBytes) == pingBytes, read(pingSocket, &buffer, pingBytes) == pingBytes else {
+            fatalError("the ping-pong socket failed: errno \(errno)")
+        }
+    } setup: {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { throw BenchmarkFailure("socketpair: errno \(errno)") }
+        pingSocket = pair[0]
+        startEcho(pair[1])
+    } teardown: {
+        close(pingSocket)
+    }
+
+    Benchmark("Warm split: daemon BeginRequest → RequestStarted + EndRequest (raw connection)") { benchmark in
+        let requestID = UUID()
+        benchmark.startMeasurement()
+        try await raw!.begin(requestID)
+        try raw!.end(requestID)
+        benchmark.stopMeasurement()
+    } setup: {
+        try await startRawHost()
+    } teardown: {
+        await stopRuntime()
+    }
+
+    Benchmark("Warm split: session ExtensionRequest → CompleteRequest + RequestAcknowledged (raw connection)") { benchmark in
+        let requestID = UUID()
+        benchmark.startMeasurement()
+        _ = try await raw!.roundTrip(requestID)
+        benchmark.stopMeasurement()
+    } setup: {
+        try await startRawHost()
+    } teardown: {
+        await stopRuntime()
+    }
+
+    Benchmark("Warm split: Ping → Pong with appexd (AppexIPC Connection.call)") { _ in
+        try await raw!.ping()
+    } setup: {
+        try await startRawHost()
+    } teardown: {
+        await stopRuntime()
+    }
+}
