@@ -106,6 +106,10 @@ final class ExtensionRuntime: Sendable {
 
     /// Sends the request's items, then runs `completionHandler` once the host acknowledges them.
     func complete(_ requestID: UUID, items: [NSExtensionItem], completionHandler: (@Sendable (Bool) -> Void)?) {
+        if let wire = MaterializedItems.wireItemsWithoutLoading(items) {
+            send(requestID, wire, descriptors: [], completionHandler: completionHandler)
+            return
+        }
         Task {
             var slots = DescriptorSlots()
             let wire: [WireItem]
@@ -117,15 +121,19 @@ final class ExtensionRuntime: Sendable {
                 if let completionHandler { DispatchQueue.main.async { completionHandler(true) } }
                 return
             }
-            if let completionHandler {
-                state.withLock { $0.awaitingAcknowledgement[requestID] = completionHandler }
-            }
-            do throws(ConnectionError) {
-                try session.send(.completeRequest(RequestItems(requestID: requestID, items: wire)), descriptors: slots.descriptors)
-            } catch {
-                Self.log("the returned items could not reach the host: \(error)")
-                expire(requestID)
-            }
+            send(requestID, wire, descriptors: slots.descriptors, completionHandler: completionHandler)
+        }
+    }
+
+    private func send(_ requestID: UUID, _ wire: [WireItem], descriptors: [FileDescriptor], completionHandler: (@Sendable (Bool) -> Void)?) {
+        if let completionHandler {
+            state.withLock { $0.awaitingAcknowledgement[requestID] = completionHandler }
+        }
+        do throws(ConnectionError) {
+            try session.send(.completeRequest(RequestItems(requestID: requestID, items: wire)), descriptors: descriptors)
+        } catch {
+            Self.log("the returned items could not reach the host: \(error)")
+            expire(requestID)
         }
     }
 
