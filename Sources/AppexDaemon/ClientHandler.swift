@@ -68,6 +68,8 @@ final class ClientHandler: Sendable {
             }
         case .endRequest(let reference), .cancelRequest(let reference):
             supervisor.end(reference.requestID, for: client.id)
+        case .closeSession(let reference):
+            supervisor.closeSession(reference.sessionID, for: client.id)
         case .listProcesses(let call):
             send(.processList(ProcessList(call: call.call, processes: supervisor.processes())))
         default:

@@ -156,6 +156,17 @@ final class Supervisor: Sendable {
         }
     }
 
+    /// The host closed its session with `session`'s process: no one is left for it to serve,
+    /// so it ends now rather than serve the host's next request on a session that is gone.
+    func closeSession(_ session: UInt64, for client: UInt64) {
+        let owned = state.withLock { state -> Bool in
+            guard state.processes[session]?.hostID == client else { return false }
+            state.processes[session]?.requests.removeAll()
+            return true
+        }
+        if owned { kill(session: session) }
+    }
+
     /// The pid serving `requestID` for `client`, if the request is live.
     func pid(of requestID: UUID, for client: UInt64) -> Int32? {
         state.withLock { state in

@@ -190,6 +190,8 @@ final class RequestBroker: Sendable {
                 (requestID, state.requests[requestID]!.lifecycle.sessionClosed())
             }
         }
+        // Whoever closed it, the process must not be given this host's next request.
+        try? daemon.connection.send(.closeSession(SessionReference(session)))
         var waiting: [UUID] = []
         for (requestID, action) in closures {
             if case .protocolError(let error) = closure, action != .ignore {

@@ -20,6 +20,7 @@ public enum WireMessage: Sendable, Hashable {
     case requestInterrupted(RequestInterrupted)
     case listProcesses(Call)
     case processList(ProcessList)
+    case closeSession(SessionReference)
     // Extension to daemon, and back
     case checkIn(CheckIn)
     case openURL(OpenURL)
@@ -50,6 +51,7 @@ public enum WireMessage: Sendable, Hashable {
         case .requestInterrupted: 16
         case .listProcesses: 17
         case .processList: 18
+        case .closeSession: 19
         case .checkIn: 30
         case .openURL: 31
         case .openURLResult: 32
@@ -80,6 +82,7 @@ public enum WireMessage: Sendable, Hashable {
         case .requestInterrupted: "RequestInterrupted"
         case .listProcesses: "ListProcesses"
         case .processList: "ProcessList"
+        case .closeSession: "CloseSession"
         case .checkIn: "CheckIn"
         case .openURL: "OpenURL"
         case .openURLResult: "OpenURLResult"
@@ -107,6 +110,7 @@ public enum WireMessage: Sendable, Hashable {
         case .endRequest(let m), .cancelRequest(let m), .requestAcknowledged(let m): m.encoded()
         case .requestInterrupted(let m): m.encoded()
         case .processList(let m): m.encoded()
+        case .closeSession(let m): m.encoded()
         case .checkIn(let m): m.encoded()
         case .openURL(let m): m.encoded()
         case .openURLResult(let m): m.encoded()
@@ -149,6 +153,7 @@ public enum WireMessage: Sendable, Hashable {
         case 16: self = .requestInterrupted(try RequestInterrupted(decoding: p))
         case 17: self = .listProcesses(try Call(decoding: p))
         case 18: self = .processList(try ProcessList(decoding: p))
+        case 19: self = .closeSession(try SessionReference(decoding: p))
         case 30: self = .checkIn(try CheckIn(decoding: p))
         case 31: self = .openURL(try OpenURL(decoding: p))
         case 32: self = .openURLResult(try OpenURLResult(decoding: p))

@@ -89,6 +89,13 @@ import Testing
         try await expectTheDaemonServesOtherHosts()
     }
 
+    @Test func aSessionTheHostClosedEndsItsProcessAtOnce() async throws {
+        // The extension hangs rather than exit when its session closes, and its idle grace
+        // is a minute: only the host's CloseSession ends it within the leak check's wait.
+        let outcome = try await outcome(of: "garbageOnSessionThenHang", daemon: ["APPEX_IDLE_GRACE_MS": "60000"])
+        #expect(outcome.interruption?.reason == .protocolError, "\(outcome)")
+    }
+
     @Test func garbageOnTheDaemonChannelIsAProtocolError() async throws {
         let outcome = try await outcome(of: "garbageOnControl", alsoInstalling: ["echo"])
         #expect(outcome.interruption?.reason == .protocolError, "\(outcome)")

@@ -112,6 +112,7 @@ enum WireSamples {
         .requestInterrupted(RequestInterrupted(requestIDs: [], sessionID: 0, reason: Interruption(
             kind: .crashed, signal: 0, exitStatus: nil, message: "present but zero"))),
         .listProcesses(Call(8)),
+        .closeSession(SessionReference(77)),
         .processList(ProcessList(call: 10, processes: [
             ExtensionProcess(pid: 100, extensionIdentifier: "com.example.notes.share", hostPID: -1, hostName: "notes",
                              residentBytes: 9 << 20, ageMilliseconds: 1500, state: "running", activeRequests: 2, memoryLimit: 120 << 20),

@@ -77,6 +77,23 @@ public struct RequestStarted: ProtoMessage, Hashable {
     }
 }
 
+/// `CloseSession` in docs/wire.proto: the host closed its session with an extension
+/// process, which has no one left to serve.
+public struct SessionReference: ProtoMessage, Hashable {
+    public var sessionID: UInt64
+
+    public init(_ sessionID: UInt64) { self.sessionID = sessionID }
+
+    public func encode(to writer: inout ProtoWriter) { writer.uint(1, sessionID) }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        sessionID = 0
+        while let field = try reader.nextField() {
+            if field.number == 1 { sessionID = try reader.uint(field) } else { try reader.skip(field) }
+        }
+    }
+}
+
 /// A message that names one request and nothing else: `EndRequest`, `CancelRequest` and
 /// `RequestAcknowledged` in docs/wire.proto.
 public struct RequestReference: ProtoMessage, Hashable {

@@ -28,6 +28,9 @@ enum Fault: String {
     case exceedsMemoryAtOnce
     /// Writes a malformed frame on its session with the host (descriptor 4).
     case garbageOnSession
+    /// Writes a malformed frame on its session, then blocks its main thread, so it does not
+    /// exit when the host closes the session: only appexd can end it.
+    case garbageOnSessionThenHang
     /// Writes a malformed frame on its channel to appexd (descriptor 3).
     case garbageOnControl
 

@@ -47,6 +47,9 @@ final class FaultHandler: NSExtensionRequestHandling {
             Thread.detachNewThread { Self.touchAtOnce(512 << 20) }
         case .garbageOnSession:
             Self.writeGarbage(to: 4)
+        case .garbageOnSessionThenHang:
+            Self.writeGarbage(to: 4)
+            while true { sleep(1) }
         case .garbageOnControl:
             Self.writeGarbage(to: 3)
         }
