@@ -178,6 +178,8 @@ final class Supervisor: Sendable {
         policy.requestDeadline.map { .now + $0 }
     }
 
+    /// `identifier` as installed. The registry answers from memory while its generation is
+    /// unchanged (one row read per launch); a change by any process is seen at the next one.
     private func lookUp(_ identifier: String) throws(ErrorInfo) -> InstalledExtension {
         let found: InstalledExtension?
         do {

@@ -2,6 +2,7 @@ import AppexCore
 import AppexBundles
 import Foundation
 import GRDB
+import Synchronization
 
 extension Registry {
     /// Every installed app, by identifier.
@@ -41,10 +42,29 @@ extension Registry {
     }
 
     /// The installed extension `identifier` (compared case-insensitively), or `nil`.
+    ///
+    /// Answers from memory while the registry's generation is the one the answer was read at,
+    /// so a caller asking per request (appexd, per launch) reads one row of the database, not
+    /// the extension's, and decodes nothing; any change by any process bumps the generation.
     public func `extension`(_ identifier: String) throws(RegistryError) -> InstalledExtension? {
-        try read("read \(identifier)") { db in
-            try Row.fetchOne(db, sql: Self.extensionSelect + " WHERE e.bundleIdentifier = ?", arguments: [identifier])
-                .map { try makeExtension($0, languages: PreferredLanguages.current) }
+        let languages = PreferredLanguages.current
+        return try read("read \(identifier)") { db in
+            // One read transaction: the row read below is of the generation read here.
+            let generation = try Self.generation(db)
+            let cached = cache.withLock { cache -> CachedExtension? in
+                guard cache.generation == generation, let entry = cache.extensions[identifier],
+                      entry.languages == languages else { return nil }
+                return entry
+            }
+            if let cached { return cached.installed }
+            let installed = try Row.fetchOne(db.cachedStatement(sql: Self.extensionSelect + " WHERE e.bundleIdentifier = ?"),
+                                             arguments: [identifier])
+                .map { try makeExtension($0, languages: languages) }
+            cache.withLock {
+                if $0.generation != generation { $0 = RegistryCache(generation: generation) }
+                $0.extensions[identifier] = CachedExtension(languages: languages, installed: installed)
+            }
+            return installed
         }
     }
 

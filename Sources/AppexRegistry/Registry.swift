@@ -38,9 +38,11 @@ public final class Registry: Sendable {
 
     /// The registry's change counter: it grows with every change, from any process.
     public func generation() throws(RegistryError) -> Int {
-        try read("read the registry's generation") { db in
-            try Int.fetchOne(db, sql: "SELECT value FROM generation WHERE id = 1") ?? 0
-        }
+        try read("read the registry's generation") { db in try Self.generation(db) }
+    }
+
+    static func generation(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT value FROM generation WHERE id = 1")) ?? 0
     }
 
     // MARK: - Running database work with errors people can act on

@@ -5,6 +5,15 @@ struct RegistryCache: Sendable {
     var generation: Int = -1
     var types: UTTypeGraph?
     var points: [String: PointIndex] = [:]
+    /// `Registry.extension(_:)`'s answers, by the identifier as asked.
+    var extensions: [String: CachedExtension] = [:]
+}
+
+/// One answer of `Registry.extension(_:)`, `nil` (not installed) included, and the preferred
+/// languages its names were localized for.
+struct CachedExtension: Sendable {
+    var languages: [String]
+    var installed: InstalledExtension?
 }
 
 /// A point's enabled extensions in the user's order, with their rules compiled, and each

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -211,24 +212,69 @@ fail:
     _exit(127);
 }
 
+/// What `appex_spawn` hands its clone(CLONE_VM) child. The child reads these and writes
+/// nothing the parent reads but the error pipe.
+struct appex_spawn_arguments {
+    const char *path;
+    char *const *argv;
+    char *const *envp;
+    const appex_spawn_options *options;
+    pid_t parent;
+    int errorPipe;
+};
+
+static int appex_spawn_child(void *raw) {
+    const struct appex_spawn_arguments *arguments = raw;
+    appex_child(arguments->path, arguments->argv, arguments->envp, arguments->options,
+                arguments->parent, arguments->errorPipe);
+    return 127;
+}
+
+/// Stack for the child: enough for `appex_child` (one small array) and the libc calls it makes.
+#define APPEX_SPAWN_STACK_SIZE (64 * 1024)
+
+/// Spawns as glibc's posix_spawn does: clone(CLONE_VM | CLONE_VFORK) on a stack of its own,
+/// so the kernel neither copies the daemon's page tables nor tears them down again at exec,
+/// and this thread waits until the child has exec'd or exited. The child shares the parent's
+/// memory (its errno included, which is this thread's) until then: it runs only
+/// `appex_child`, with every signal blocked until it has reset all dispositions, so no
+/// handler of the daemon's runs on the shared memory.
 pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
                   const appex_spawn_options *options, int *pidfd) {
     int errorPipe[2];
     if (pipe2(errorPipe, O_CLOEXEC) < 0) return -1;
-    pid_t parent = getpid();
-    pid_t child = fork();
-    if (child < 0) {
+    void *stack = mmap(NULL, APPEX_SPAWN_STACK_SIZE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) {
         int error = errno;
         close(errorPipe[0]);
         close(errorPipe[1]);
         errno = error;
         return -1;
     }
-    if (child == 0) {
-        close(errorPipe[0]);
-        appex_child(path, argv, envp, options, parent, errorPipe[1]);
-    }
+    struct appex_spawn_arguments arguments = {
+        .path = path, .argv = argv, .envp = envp, .options = options,
+        .parent = getpid(), .errorPipe = errorPipe[1],
+    };
+    // All signals, glibc's own (32, 33) included, which sigfillset and pthread_sigmask leave
+    // out: the raw system call, as posix_spawn's __libc_signal_block_all. 8 is the size of
+    // the kernel's sigset_t.
+    static const unsigned long all[1] = { ~0UL };
+    unsigned long previous[1] = { 0 };
+    syscall(SYS_rt_sigprocmask, SIG_BLOCK, all, previous, 8);
+    // The stack grows down on every architecture Swift on Linux runs on.
+    pid_t child = clone(appex_spawn_child, (char *)stack + APPEX_SPAWN_STACK_SIZE,
+                        CLONE_VM | CLONE_VFORK | SIGCHLD, &arguments);
+    int cloneError = errno;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, previous, NULL, 8);
+    munmap(stack, APPEX_SPAWN_STACK_SIZE);
     close(errorPipe[1]);
+    if (child < 0) {
+        close(errorPipe[0]);
+        errno = cloneError;
+        return -1;
+    }
+    // The child has exec'd (the pipe's end closed with it) or written its errno and exited.
     int childError = 0;
     ssize_t got;
     do {

@@ -154,6 +154,21 @@ import Testing
         #expect(try other.apps().map(\.identifier) == ["com.example.notes"])
     }
 
+    @Test func aLookedUpExtensionReflectsTheOtherRegistrysChangesAtOnce() throws {
+        let other = try Registry(home: test.home)
+        let identifier = "com.example.notes.share"
+        #expect(try other.extension(identifier) == nil)
+        try registry.install(appAt: try samples()[0])
+        #expect(try other.extension(identifier)?.isEnabled == true)
+        #expect(try other.extension(identifier)?.isEnabled == true, "answered from the cache")
+        try registry.setEnabled(false, extension: identifier)
+        #expect(try other.extension(identifier)?.isEnabled == false)
+        try registry.setEnabled(true, extension: identifier)
+        #expect(try other.extension(identifier)?.isEnabled == true)
+        _ = try registry.uninstall("com.example.notes")
+        #expect(try other.extension(identifier) == nil)
+    }
+
     @Test func aReinstallThatOnlyChangesTheIdentifiersCaseIsRefused() throws {
         try registry.install(appAt: try BundleBuilder.app("com.example.tool", in: test.scratch).write())
         let error = #expect(throws: RegistryError.self) {

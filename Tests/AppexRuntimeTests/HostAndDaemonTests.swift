@@ -71,6 +71,42 @@ import Testing
         #expect(world.daemons() == daemons, "and kept running")
     }
 
+    /// appexd keeps what it looked up while the registry's generation stands: a change made by
+    /// another process (the CLI) must reach the very next launch. Each `appex run` is a host of
+    /// its own, so each launches (and looks up) anew; this process's host resolves the extension
+    /// before the change, so its request reaches appexd, which must refuse it.
+    @Test func aDisabledOrUninstalledExtensionIsRefusedAtTheNextLaunch() async throws {
+        try world.install("echo")
+        let identifier = FaultWorld.identifier("echo")
+        func run() throws -> (status: Int32, output: String) {
+            let result = try world.appex.run(["run", identifier, "--text", "hello", "--timeout", "20"])
+            return (result.status, result.standardOutput + result.standardError)
+        }
+        func refusal(_ plugIn: NSExtension) async -> String? {
+            do {
+                let outcome = try await plugIn.outcome([textItem("hello")])
+                Issue.record("launched: \(outcome)")
+                return nil
+            } catch {
+                return String(reflecting: error)
+            }
+        }
+        let first = try run()
+        #expect(first.status == 0, "appexd has looked the extension up: \(first.output)")
+        let resolved = try await world.extension("echo")
+        #expect(try world.appex.run(["disable", identifier]).status == 0)
+        let disabled = await refusal(resolved)
+        #expect(disabled?.contains("is disabled") == true, "\(disabled ?? "")")
+
+        #expect(try world.appex.run(["enable", identifier]).status == 0)
+        let enabled = try run()
+        #expect(enabled.status == 0, "\(enabled.output)")
+        let again = try await world.extension("echo")
+        #expect(try world.appex.run(["uninstall", FaultWorld.appIdentifier]).status == 0)
+        let uninstalled = await refusal(again)
+        #expect(uninstalled?.contains("No extension") == true, "\(uninstalled ?? "")")
+    }
+
     @Test func aKilledDaemonInterruptsTheRequestAndTheNextRequestStartsANewOne() async throws {
         try world.install("neverAnswers", "echo")
         let silent = try await world.extension("neverAnswers")
