@@ -55,6 +55,6 @@ extension UTTypeGraph {
                     reason: "\(winner) declaration of the same identifier wins over this one"))
             }
         }
-        return UTTypeGraph(entries: entries, sharedMIMEInfo: sharedMIMEInfo, issues: issues)
+        return UTTypeGraph(entries: entries, mimeInfo: mimeInfo, issues: issues)
     }
 }

@@ -14,15 +14,15 @@ extension UTTypeGraph {
     public static var systemLoadError: UTTypeGraphLoadError? { systemLoad.error }
 
     private static let systemLoad: (graph: UTTypeGraph, error: UTTypeGraphLoadError?) = {
-        let sharedMIMEInfo = SharedMIMEInfo(directory: SharedMIMEInfo.defaultDirectory)
+        let loadMIMEInfo: @Sendable () -> SharedMIMEInfo? = { SharedMIMEInfo(directory: SharedMIMEInfo.defaultDirectory) }
         guard let override = ProcessInfo.processInfo.environment[SystemTypesResource.environmentVariable], !override.isEmpty else {
-            return (UTTypeGraph(declarations: UTTypeDeclaration.systemTable, sharedMIMEInfo: sharedMIMEInfo), nil)
+            return (UTTypeGraph(declarations: UTTypeDeclaration.systemTable, loadMIMEInfo: loadMIMEInfo), nil)
         }
         do throws(UTTypeGraphLoadError) {
             let declarations = try systemDeclarations(path: override)
-            return (UTTypeGraph(declarations: declarations, sharedMIMEInfo: sharedMIMEInfo), nil)
+            return (UTTypeGraph(declarations: declarations, sharedMIMEInfo: loadMIMEInfo()), nil)
         } catch {
-            return (UTTypeGraph(declarations: [], sharedMIMEInfo: sharedMIMEInfo), error)
+            return (UTTypeGraph(declarations: [], sharedMIMEInfo: loadMIMEInfo()), error)
         }
     }()
 

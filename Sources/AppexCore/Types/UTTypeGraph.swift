@@ -39,7 +39,10 @@ public final class UTTypeGraph: Sendable {
     let mimeIndex: [CaseInsensitiveKey: [Int32]]
 
     /// The shared-mime-info database that MIME and extension lookups consult, if any.
-    public let sharedMIMEInfo: SharedMIMEInfo?
+    ///
+    /// The system graph reads it on first use, since conformance checks never need it.
+    public var sharedMIMEInfo: SharedMIMEInfo? { mimeInfo.value }
+    let mimeInfo: LazyMIMEInfo
     /// Declarations that were left out or overridden while building this graph, and why.
     public let issues: [Issue]
 
@@ -52,17 +55,28 @@ public final class UTTypeGraph: Sendable {
 
     /// Builds a graph from trusted declarations whose MIME lookups also consult `sharedMIMEInfo`.
     public convenience init(declarations: [UTTypeDeclaration], sharedMIMEInfo: SharedMIMEInfo?) {
+        self.init(entries: Self.systemEntries(declarations), mimeInfo: LazyMIMEInfo(sharedMIMEInfo), issues: [])
+    }
+
+    /// Builds a graph from trusted declarations whose MIME lookups consult the database
+    /// `loadMIMEInfo` reads, the first time one needs it.
+    convenience init(declarations: [UTTypeDeclaration], loadMIMEInfo: @escaping @Sendable () -> SharedMIMEInfo?) {
+        self.init(entries: Self.systemEntries(declarations), mimeInfo: LazyMIMEInfo(loading: loadMIMEInfo), issues: [])
+    }
+
+    /// `declarations` as system entries, one per identifier: a later declaration wins.
+    private static func systemEntries(_ declarations: [UTTypeDeclaration]) -> [(declaration: UTTypeDeclaration, origin: Origin)] {
         var order: [CaseInsensitiveKey] = []
         var latest: [CaseInsensitiveKey: UTTypeDeclaration] = [:]
         for declaration in declarations {
             let key = CaseInsensitiveKey(declaration.identifier)
             if latest.updateValue(declaration, forKey: key) == nil { order.append(key) }
         }
-        self.init(entries: order.map { (latest[$0]!, Origin.system) }, sharedMIMEInfo: sharedMIMEInfo, issues: [])
+        return order.map { (latest[$0]!, Origin.system) }
     }
 
     /// Builds a graph from unique, already-vetted entries.
-    init(entries: [(declaration: UTTypeDeclaration, origin: Origin)], sharedMIMEInfo: SharedMIMEInfo?, issues: [Issue]) {
+    init(entries: [(declaration: UTTypeDeclaration, origin: Origin)], mimeInfo: LazyMIMEInfo, issues: [Issue]) {
         var nodeDeclarations: [(UTTypeDeclaration, Origin)] = entries
         var index: [CaseInsensitiveKey: Int32] = [:]
         index.reserveCapacity(entries.count)
@@ -151,7 +165,7 @@ public final class UTTypeGraph: Sendable {
         self.deepNodes = deep
         self.extensionIndex = extensionIndex
         self.mimeIndex = mimeIndex
-        self.sharedMIMEInfo = sharedMIMEInfo
+        self.mimeInfo = mimeInfo
         self.issues = issues
     }
 
