@@ -158,13 +158,13 @@ final class Supervisor: Sendable {
 
     /// The host closed its session with `session`'s process: no one is left for it to serve,
     /// so it ends now rather than serve the host's next request on a session that is gone.
+    ///
+    /// The host usually closes a session because the process ended, and this arrives before
+    /// the exit is reported: the requests and the reason already recorded stay, so the host
+    /// still learns why (a deadline, the memory limit, the signal).
     func closeSession(_ session: UInt64, for client: UInt64) {
-        let owned = state.withLock { state -> Bool in
-            guard state.processes[session]?.hostID == client else { return false }
-            state.processes[session]?.requests.removeAll()
-            return true
-        }
-        if owned { kill(session: session) }
+        guard state.withLock({ $0.processes[session]?.hostID == client }) else { return }
+        kill(session: session)
     }
 
     /// The pid serving `requestID` for `client`, if the request is live.
