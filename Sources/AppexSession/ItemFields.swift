@@ -29,22 +29,17 @@ enum ItemFields {
 
     /// `value`, an attributed string as `NSExtensionItem` keeps it, as wire text.
     private static func attributedText(_ value: PropertyListValue) -> AttributedText? {
-        if let text = value.stringValue { return AttributedText(text: text) }
-        guard let text = value["string"]?.stringValue else { return nil }
-        let runs = (value["runs"]?.arrayValue ?? []).compactMap { run -> AttributedText.Run? in
-            guard let location = run["location"]?.integerValue, let length = run["length"]?.integerValue,
-                  let attributes = run["attributes"]?.dictionaryValue, location >= 0, length >= 0 else { return nil }
-            return AttributedText.Run(location: location, length: length, attributes: PlistDictionary(attributes))
+        AttributedStringCoding.parts(of: value).map { text, runs in
+            AttributedText(text: text, runs: runs.map {
+                AttributedText.Run(location: $0.location, length: $0.length, attributes: PlistDictionary($0.attributes))
+            })
         }
-        return AttributedText(text: text, runs: runs)
     }
 
     /// Wire text as `NSExtensionItem` keeps an attributed string.
     private static func propertyList(_ text: AttributedText) -> PropertyListValue {
-        guard !text.runs.isEmpty else { return .string(text.text) }
-        let runs: [PropertyListValue] = text.runs.map {
-            ["location": .integer($0.location), "length": .integer($0.length), "attributes": .dictionary($0.attributes.entries)]
-        }
-        return ["string": .string(text.text), "runs": .array(runs)]
+        AttributedStringCoding.value(text: text.text, runs: text.runs.map {
+            AttributedStringCoding.Run(location: $0.location, length: $0.length, attributes: $0.attributes.entries)
+        })
     }
 }
