@@ -143,21 +143,17 @@ public final class NSExtension: Sendable {
         let broker = try await RequestBroker.shared(home: home)
         let requestID = UUID()
         let outcome = OutcomeBox()
-        let started: Result<UUID, ErrorInfo> = await withTaskCancellationHandler {
+        let result: Result<ExtensionRequestOutcome, ErrorInfo> = await withTaskCancellationHandler {
             do throws(ErrorInfo) {
-                return .success(try await broker.begin(identifier, items: items, requestID: requestID) { _, result in outcome.set(result) })
+                _ = try await broker.begin(identifier, items: items, requestID: requestID) { _, result in outcome.set(result) }
             } catch {
                 return .failure(error)
             }
+            return .success(await outcome.value())
         } onCancel: {
             broker.cancel(requestID)
         }
-        _ = try started.get()
-        return await withTaskCancellationHandler {
-            await outcome.value()
-        } onCancel: {
-            broker.cancel(requestID)
-        }
+        return try result.get()
     }
 
     private func deliverToBlocks(_ requestID: UUID, _ outcome: ExtensionRequestOutcome) {
