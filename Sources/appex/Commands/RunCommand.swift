@@ -48,8 +48,7 @@ struct RunCommand: AsyncParsableCommand {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(ErrorText.describe(error))")
         }
         let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        let report = await RequestReport.make(identifier, outcome, milliseconds: milliseconds, savingFilesIn: folder)
+        let report = await RequestReport.make(identifier, outcome, took: elapsed, savingFilesIn: folder)
         if json {
             try Output.json(report)
         } else {

@@ -43,8 +43,7 @@ extension Demo {
         let started = ContinuousClock.now
         let outcome = try await target.request(withInputItems: items)
         let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        let report = await RequestReport.make(target.identifier, outcome, milliseconds: milliseconds, savingFilesIn: root.appendingPathComponent("returned"))
+        let report = await RequestReport.make(target.identifier, outcome, took: elapsed, savingFilesIn: root.appendingPathComponent("returned"))
         print("  \(target.summary.displayName) — \(label):")
         for line in report.lines(indent: "    ") { print(line) }
     }

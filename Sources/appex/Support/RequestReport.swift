@@ -33,7 +33,8 @@ struct RequestReport: Encodable {
 
     /// The report of `outcome`, loading every returned attachment: text and URLs inline,
     /// anything else saved into `folder`.
-    static func make(_ identifier: String, _ outcome: ExtensionRequestOutcome, milliseconds: Double, savingFilesIn folder: URL) async -> RequestReport {
+    static func make(_ identifier: String, _ outcome: ExtensionRequestOutcome, took elapsed: Duration, savingFilesIn folder: URL) async -> RequestReport {
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var report = RequestReport(extensionIdentifier: identifier, outcome: "", milliseconds: milliseconds)
         switch outcome {
         case .completed(let items):
