@@ -95,6 +95,7 @@ var package = Package(
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems"]),
+        .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexTesting"]),
         // An extension that misbehaves on purpose, for the runtime's fault tests. Every build
         // builds it, and the tests find it beside themselves; it is not a dependency of the
         // test target, since its static-stdlib link flags would reach the test bundle's link.

@@ -37,6 +37,8 @@ struct ExtensionProcessRecord: Sendable {
     var residentBytes: UInt64 = 0
     /// The memory cgroup that holds it, where one could be made.
     var cgroup: MemoryCgroup?
+    /// Whether it is still being moved into its cgroup (``MemoryLimits/confineInBackground``).
+    var isBeingConfined = false
 
     var stateName: String {
         switch phase {

@@ -103,7 +103,7 @@ final class Supervisor: Sendable {
             control: control, startedAt: .now, phase: .launching(deadline: .now + policy.launchDeadline)
         )
         record.requests[request.requestID] = deadline(policy)
-        record.cgroup = memoryLimits.confine(process, limit: policy.memoryLimit, label: record.label)
+        record.isBeingConfined = memoryLimits.isAvailable
         let admitted = state.withLock { state in
             if !state.shuttingDown { state.processes[sessionID] = record }
             return !state.shuttingDown
@@ -113,7 +113,6 @@ final class Supervisor: Sendable {
             process.send(signal: SIGKILL)
             process.waitForExit(timeoutMilliseconds: -1)
             _ = process.reap()
-            record.cgroup?.remove()
             throw Self.shuttingDownError
         }
         let controlClosed = DispatchSemaphore(value: 0)
@@ -125,9 +124,25 @@ final class Supervisor: Sendable {
             self?.kill(session: sessionID) { Interruption(kind: .protocolError, message: "\($0.label) sent a malformed frame on its daemon channel: \(error)") }
         }
         watchExit(of: process, session: sessionID, controlClosed: controlClosed)
+        if record.isBeingConfined { confine(record) }
         wake.continuation.yield()
         return (RequestStarted(call: request.call, requestID: request.requestID, sessionID: sessionID,
                                pid: process.processID, isNewSession: true), hostEnd)
+    }
+
+    /// Moves the process of `record` into a memory cgroup of its own, in the background.
+    /// ``exited(session:)`` waits for a move still under way, so the cgroup is always
+    /// recorded, read for OOM kills and removed.
+    private func confine(_ record: ExtensionProcessRecord) {
+        memoryLimits.confineInBackground(record.process, limit: record.policy.memoryLimit, label: record.label) { [weak self] cgroup in
+            let kept = self?.state.withLock { state in
+                guard state.processes[record.sessionID] != nil else { return false }
+                state.processes[record.sessionID]!.cgroup = cgroup
+                state.processes[record.sessionID]!.isBeingConfined = false
+                return true
+            } ?? false
+            if !kept { cgroup?.remove() }
+        }
     }
 
     private static let shuttingDownError = ErrorInfo(
@@ -220,8 +235,11 @@ final class Supervisor: Sendable {
             "HOME": container.path,
             "TMPDIR": tmp.path,
             "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "APPEX_EXTENSION_BUNDLE": installed.url.path,
+            ExtensionEnvironment.bundlePath: installed.url.path,
+            ExtensionEnvironment.bundleIdentifier: installed.identifier,
+            ExtensionEnvironment.executableName: installed.info.executable,
         ]
+        if let principalClass = installed.manifest.principalClass { environment[ExtensionEnvironment.principalClass] = principalClass }
         let inherited = ProcessInfo.processInfo.environment
         for name in ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "APPEX_SYSTEM_TYPES"] {
             if let value = inherited[name] { environment[name] = value }
@@ -299,6 +317,9 @@ final class Supervisor: Sendable {
     /// The process of `session` has exited: reap it, and tell its host about any request it
     /// left unanswered.
     func exited(session: UInt64) {
+        if state.withLock({ $0.processes[session]?.isBeingConfined ?? false }) {
+            memoryLimits.waitForBackgroundConfinements()
+        }
         guard var record = state.withLock({ $0.processes.removeValue(forKey: session) }) else { return }
         let status = record.process.reap()
         record.control.close()

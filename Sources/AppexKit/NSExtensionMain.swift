@@ -11,14 +11,16 @@ import Foundation
 /// NSExtensionMain()
 /// ```
 ///
-/// It reads the bundle's Info.plist, makes the principal class, checks in with appexd and
-/// serves the host's requests on the main queue until appexd ends the process. appexd
-/// launches extensions; run one with `appex run ID`. If the principal class can't be found,
+/// It takes what it needs from the bundle's Info.plist from appexd, which read it at install
+/// (`ExtensionEnvironment` in AppexWire), or else reads it; makes the principal class; checks
+/// in with appexd; and serves the host's requests on the main queue until appexd ends the
+/// process. appexd launches extensions; run one with `appex run ID`. If the principal class can't be found,
 /// it says so on standard error, to appexd and to the host (whose request is interrupted
 /// with that reason), and exits with status 78 (`EX_CONFIG`).
 @MainActor
 public func NSExtensionMain() -> Never {
-    guard let bundlePath = ProcessInfo.processInfo.environment["APPEX_EXTENSION_BUNDLE"] else {
+    let environment = ProcessInfo.processInfo.environment
+    guard let bundlePath = environment[ExtensionEnvironment.bundlePath] else {
         FileHandle.standardError.write(Data("""
             \(ProcessInfo.processInfo.processName) is an app extension: appexd launches it for a host's request.
             Run it through a host, such as `appex run <extension identifier> --text hello`.
@@ -28,7 +30,7 @@ public func NSExtensionMain() -> Never {
     }
     let principal: (identifier: String, type: any NSExtensionRequestHandling.Type)
     do {
-        principal = try PrincipalClass.load(bundle: URL(fileURLWithPath: bundlePath))
+        principal = try PrincipalClass.load(bundle: URL(fileURLWithPath: bundlePath), environment: environment)
     } catch {
         refuseToStart(error)
     }

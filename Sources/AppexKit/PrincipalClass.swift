@@ -1,3 +1,4 @@
+import AppexWire
 import Foundation
 
 /// Finds the principal class an extension's Info.plist names, and says clearly why when it
@@ -9,9 +10,46 @@ enum PrincipalClass {
         let recovery: String
     }
 
-    /// The bundle's identifier and its principal class, from `bundle/Info.plist`.
-    static func load(bundle: URL) throws(Failure) -> (identifier: String, type: any NSExtensionRequestHandling.Type) {
+    /// What the Info.plist declares: from appexd's environment, or read from the bundle.
+    private struct Declaration {
+        var identifier: String
+        var className: String?
+        var executable: String?
+    }
+
+    /// The bundle's identifier and its principal class: named in `environment` by appexd
+    /// (`ExtensionEnvironment` in AppexWire), or else in `bundle/Info.plist`.
+    static func load(bundle: URL, environment: [String: String]) throws(Failure) -> (identifier: String, type: any NSExtensionRequestHandling.Type) {
         let plistURL = bundle.appendingPathComponent("Info.plist")
+        let declared: Declaration
+        if let identifier = environment[ExtensionEnvironment.bundleIdentifier] {
+            declared = Declaration(identifier: identifier, className: environment[ExtensionEnvironment.principalClass],
+                                   executable: environment[ExtensionEnvironment.executableName])
+        } else {
+            declared = try read(plistURL)
+        }
+        guard let name = declared.className, !name.isEmpty else {
+            throw Failure(
+                message: "\(plistURL.path) has no NSExtension → NSExtensionPrincipalClass",
+                recovery: "Name the class that adopts NSExtensionRequestHandling, qualified by its module, such as MyExtension.ShareHandler.")
+        }
+        let candidates = name.contains(".") ? [name] : [name] + (declared.executable.map { ["\($0).\(name)"] } ?? [])
+        // `_typeByName` is what `NSClassFromString` ends in for a Swift name, without first
+        // building Foundation's table of Objective-C class names.
+        guard let found = candidates.lazy.compactMap({ _typeByName($0) }).first else {
+            throw Failure(
+                message: "the principal class \(name) named in \(plistURL.path) is not in this executable",
+                recovery: "Qualify the name with the module that defines the class (\(declared.executable ?? "Module").\(name.split(separator: ".").last ?? "")), and check that the class is not private.")
+        }
+        guard let type = found as? any NSExtensionRequestHandling.Type else {
+            throw Failure(
+                message: "the principal class \(name) does not adopt NSExtensionRequestHandling",
+                recovery: "Declare it as `final class \(name.split(separator: ".").last ?? ""): NSExtensionRequestHandling` with an `init()`.")
+        }
+        return (declared.identifier, type)
+    }
+
+    private static func read(_ plistURL: URL) throws(Failure) -> Declaration {
         let info: [String: Any]
         do {
             let data = try Data(contentsOf: plistURL)
@@ -24,24 +62,8 @@ enum PrincipalClass {
         } catch {
             throw Failure(message: "\(plistURL.path) could not be read: \(error.localizedDescription)", recovery: "Reinstall the app.")
         }
-        let identifier = info["CFBundleIdentifier"] as? String ?? ""
-        guard let name = (info["NSExtension"] as? [String: Any])?["NSExtensionPrincipalClass"] as? String, !name.isEmpty else {
-            throw Failure(
-                message: "\(plistURL.path) has no NSExtension → NSExtensionPrincipalClass",
-                recovery: "Name the class that adopts NSExtensionRequestHandling, qualified by its module, such as MyExtension.ShareHandler.")
-        }
-        let executable = info["CFBundleExecutable"] as? String
-        let candidates = name.contains(".") ? [name] : [name] + (executable.map { ["\($0).\(name)"] } ?? [])
-        guard let found = candidates.lazy.compactMap({ NSClassFromString($0) }).first else {
-            throw Failure(
-                message: "the principal class \(name) named in \(plistURL.path) is not in this executable",
-                recovery: "Qualify the name with the module that defines the class (\(executable ?? "Module").\(name.split(separator: ".").last ?? "")), and check that the class is not private.")
-        }
-        guard let type = found as? any NSExtensionRequestHandling.Type else {
-            throw Failure(
-                message: "the principal class \(name) does not adopt NSExtensionRequestHandling",
-                recovery: "Declare it as `final class \(name.split(separator: ".").last ?? ""): NSExtensionRequestHandling` with an `init()`.")
-        }
-        return (identifier, type)
+        return Declaration(identifier: info["CFBundleIdentifier"] as? String ?? "",
+                           className: (info["NSExtension"] as? [String: Any])?["NSExtensionPrincipalClass"] as? String,
+                           executable: info["CFBundleExecutable"] as? String)
     }
 }

@@ -1,0 +1,16 @@
+/// The environment variables appexd launches an extension with, beside its descriptors 3
+/// (control) and 4 (session).
+///
+/// The registry read the bundle's Info.plist when the app was installed, so appexd passes
+/// what `NSExtensionMain` needs from it, and the extension starts without parsing it again.
+/// An extension run without them reads its Info.plist itself.
+public enum ExtensionEnvironment {
+    /// The installed bundle's folder.
+    public static let bundlePath = "APPEX_EXTENSION_BUNDLE"
+    /// `CFBundleIdentifier`.
+    public static let bundleIdentifier = "APPEX_BUNDLE_IDENTIFIER"
+    /// `NSExtension` → `NSExtensionPrincipalClass`, set only when the Info.plist names one.
+    public static let principalClass = "APPEX_PRINCIPAL_CLASS"
+    /// `CFBundleExecutable`, the module an unqualified principal class is looked for in.
+    public static let executableName = "APPEX_EXECUTABLE_NAME"
+}
