@@ -49,6 +49,7 @@ enum PrincipalClass {
         return (declared.identifier, type)
     }
 
+    /// What `plistURL` declares, for an extension run without appexd's environment.
     private static func read(_ plistURL: URL) throws(Failure) -> Declaration {
         let info: [String: Any]
         do {
