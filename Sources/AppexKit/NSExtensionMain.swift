@@ -14,9 +14,9 @@ import Foundation
 /// It takes what it needs from the bundle's Info.plist from appexd, which read it at install
 /// (`ExtensionEnvironment` in AppexWire), or else reads it; makes the principal class; checks
 /// in with appexd; and serves the host's requests on the main queue until appexd ends the
-/// process. appexd launches extensions; run one with `appex run ID`. If the principal class can't be found,
-/// it says so on standard error, to appexd and to the host (whose request is interrupted
-/// with that reason), and exits with status 78 (`EX_CONFIG`).
+/// process. appexd launches extensions; run one with `appex run ID`. If the principal class
+/// can't be found, it says so on standard error, to appexd and to the host (whose request
+/// is interrupted with that reason), and exits with status 78 (`EX_CONFIG`).
 @MainActor
 public func NSExtensionMain() -> Never {
     let environment = ProcessInfo.processInfo.environment
