@@ -10,7 +10,8 @@ import Synchronization
 final class ClientHandler: Sendable {
     private let client: ClientRecord
     private let supervisor: Supervisor
-    private let greeted = Atomic(false)
+    /// The protocol version agreed in the handshake; 0 until then.
+    private let version = Atomic<UInt32>(0)
 
     private init(client: ClientRecord, supervisor: Supervisor) {
         self.client = client
@@ -49,7 +50,8 @@ final class ClientHandler: Sendable {
 
     private func handle(_ incoming: IncomingMessage) {
         let message = incoming.message
-        guard greeted.load(ordering: .acquiring) else {
+        let version = self.version.load(ordering: .acquiring)
+        guard version != 0 else {
             greet(message)
             return
         }
@@ -70,6 +72,13 @@ final class ClientHandler: Sendable {
             supervisor.end(reference.requestID, for: client.id)
         case .closeSession(let reference):
             supervisor.closeSession(reference.sessionID, for: client.id)
+        case .requestBegun(let begun):
+            guard version >= WireVersion.directRequests else {
+                return refuse("RequestBegun needs protocol version \(WireVersion.directRequests); this connection speaks \(version)")
+            }
+            guard supervisor.begun(begun, for: client.id) else {
+                return refuse("RequestBegun named session \(begun.sessionID), which is another client's")
+            }
         case .listProcesses(let call):
             send(.processList(ProcessList(call: call.call, processes: supervisor.processes())))
         default:
@@ -87,8 +96,10 @@ final class ClientHandler: Sendable {
             refuse("appexd speaks protocol \"appex\" versions \(WireVersion.minimum)–\(WireVersion.current); the client offered \"\(hello.protocolName)\" \(hello.minimumVersion)–\(hello.maximumVersion)")
             return
         }
-        greeted.store(true, ordering: .releasing)
-        send(.welcome(Welcome(version: min(hello.maximumVersion, WireVersion.current), pid: getpid(), name: "appexd")))
+        let agreed = min(hello.maximumVersion, WireVersion.current)
+        supervisor.greeted(client: client.id, version: agreed)
+        version.store(agreed, ordering: .releasing)
+        send(.welcome(Welcome(version: agreed, pid: getpid(), name: "appexd")))
     }
 
     private func answer(_ query: QueryExtensions) -> WireMessage {

@@ -8,4 +8,6 @@ struct ClientRecord: Sendable {
     let credentials: PeerCredentials
     /// The program's name, from /proc/PID/comm, falling back to what it said in Hello.
     var name: String
+    /// The protocol version agreed in the handshake; 0 until then.
+    var version: UInt32 = 0
 }

@@ -29,6 +29,10 @@ struct ExtensionProcessRecord: Sendable {
     var requests: [UUID: ContinuousClock.Instant?] = [:]
     /// When the last request ended, while none runs.
     var idleSince: ContinuousClock.Instant?
+    /// When the host was asked to close the session, idle past its grace period
+    /// (`SessionIdle`). Such a process takes no new `BeginRequest`; the host's answer, or
+    /// the termination grace running out, ends it.
+    var idleNoticeSentAt: ContinuousClock.Instant?
     /// Why the supervisor ended it, if it did: reported to the host when it exits.
     var endReason: Interruption?
     /// What the extension said when it could not start.

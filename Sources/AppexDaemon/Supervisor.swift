@@ -61,6 +61,11 @@ final class Supervisor: Sendable {
         for session in orphans { kill(session: session) }
     }
 
+    /// Client `id` finished its handshake, agreeing on protocol `version`.
+    func greeted(client id: UInt64, version: UInt32) {
+        state.withLock { $0.clients[id]?.version = version }
+    }
+
     var clientCount: Int { state.withLock { $0.clients.count } }
 
     // MARK: Requests
@@ -72,7 +77,8 @@ final class Supervisor: Sendable {
         let reused = try state.withLock { state throws(ErrorInfo) -> RequestStarted? in
             guard !state.shuttingDown else { throw Self.shuttingDownError }
             guard let sessionID = state.processes.values.first(where: {
-                $0.hostID == client.id && $0.installed.identifier.lowercased() == identifier.lowercased() && !$0.isEnding
+                $0.hostID == client.id && $0.installed.identifier.lowercased() == identifier.lowercased()
+                    && !$0.isEnding && $0.idleNoticeSentAt == nil
             })?.sessionID else { return nil }
             state.processes[sessionID]!.requests[request.requestID] = deadline(state.processes[sessionID]!.policy)
             state.processes[sessionID]!.idleSince = nil
@@ -162,6 +168,22 @@ final class Supervisor: Sendable {
         process?.send(signal: SIGKILL)
     }
 
+    /// The host sent `begun.requestID` straight on its session `begun.sessionID`: the
+    /// process is busy again, and the request's deadline runs from now. A session that has
+    /// ended is ignored, since its exit report, which names the session, covers the request.
+    /// Returns false if the session is another client's.
+    func begun(_ begun: RequestBegun, for client: UInt64) -> Bool {
+        state.withLock { state in
+            guard var record = state.processes[begun.sessionID] else { return true }
+            guard record.hostID == client else { return false }
+            record.requests[begun.requestID] = deadline(record.policy)
+            record.idleSince = nil
+            record.idleNoticeSentAt = nil
+            state.processes[begun.sessionID] = record
+            return true
+        }
+    }
+
     /// The host has its outcome, or gave up the request.
     func end(_ requestID: UUID, for client: UInt64) {
         state.withLock { state in
@@ -172,14 +194,33 @@ final class Supervisor: Sendable {
     }
 
     /// The host closed its session with `session`'s process: no one is left for it to serve,
-    /// so it ends now rather than serve the host's next request on a session that is gone.
+    /// so it ends rather than serve the host's next request on a session that is gone.
     ///
-    /// The host usually closes a session because the process ended, and this arrives before
-    /// the exit is reported: the requests and the reason already recorded stay, so the host
-    /// still learns why (a deadline, the memory limit, the signal).
+    /// A process with no request is told goodbye, as an idle one is: the host closes an idle
+    /// session when appexd asks (`SessionIdle`). One with requests is killed at once. The host
+    /// usually closes such a session because the process ended, and this arrives before the
+    /// exit is reported: the requests and the reason already recorded stay, so the host still
+    /// learns why (a deadline, the memory limit, the signal).
     func closeSession(_ session: UInt64, for client: UInt64) {
-        guard state.withLock({ $0.processes[session]?.hostID == client }) else { return }
-        kill(session: session)
+        let idle = state.withLock { state -> ExtensionProcessRecord? in
+            guard var record = state.processes[session], record.hostID == client, !record.isEnding else { return nil }
+            guard record.requests.isEmpty else { return nil }
+            record.phase = .ending(killAt: .now + configuration.terminationGrace)
+            state.processes[session] = record
+            return record
+        }
+        if let idle {
+            sayGoodbye(to: idle, reason: "idle")
+        } else if state.withLock({ $0.processes[session]?.hostID == client }) {
+            kill(session: session)
+        }
+    }
+
+    /// Tells the process of `record` to end: `Goodbye` with the termination grace, then
+    /// SIGTERM. The tick kills it if it is still alive when the grace is over.
+    private func sayGoodbye(to record: ExtensionProcessRecord, reason: String) {
+        try? record.control.send(.goodbye(Goodbye(reason: reason, graceMilliseconds: UInt64(configuration.terminationGrace.milliseconds))))
+        record.process.send(signal: SIGTERM)
     }
 
     /// The pid serving `requestID` for `client`, if the request is live.
@@ -332,7 +373,10 @@ final class Supervisor: Sendable {
             }
             cgroup.remove()
         }
-        guard !record.requests.isEmpty, let host = state.withLock({ $0.clients[record.hostID] }) else { return }
+        // A host that sends requests straight on its sessions learns of every session's end,
+        // since it may have sent one appexd has not heard of yet.
+        guard let host = state.withLock({ $0.clients[record.hostID] }),
+              !record.requests.isEmpty || host.version >= WireVersion.directRequests else { return }
         let reason = interruption(for: record, status: status)
         try? host.connection.send(.requestInterrupted(RequestInterrupted(
             requestIDs: Array(record.requests.keys), sessionID: session, reason: reason)))
@@ -361,7 +405,8 @@ final class Supervisor: Sendable {
     /// Checks every process against its point's policy: deadlines, idle grace and memory.
     func tick(now: ContinuousClock.Instant = .now) {
         var kills: [ProcessDescriptor] = []
-        var goodbyes: [(Connection, ProcessDescriptor)] = []
+        var goodbyes: [ExtensionProcessRecord] = []
+        var idleNotices: [(Connection, UInt64)] = []
         // Read /proc outside the lock; decide under it.
         let footprints = state.withLock { $0.processes.mapValues(\.process.processID) }.compactMapValues(MemoryFootprint.residentBytes)
         state.withLock { state in
@@ -389,8 +434,21 @@ final class Supervisor: Sendable {
                         record.phase = .ending(killAt: now)
                         kills.append(record.process)
                     } else if let idleSince = record.idleSince, now >= idleSince + record.policy.idleGracePeriod {
-                        record.phase = .ending(killAt: now + configuration.terminationGrace)
-                        goodbyes.append((record.control, record.process))
+                        // A host that may send requests straight on the session is asked to
+                        // close it, since only it knows whether one is on its way; it has the
+                        // termination grace to do so.
+                        let host = state.clients[record.hostID]
+                        if let noticed = record.idleNoticeSentAt, now >= noticed + configuration.terminationGrace {
+                            record.endReason = Interruption(kind: .protocolError, message: "the host did not close the idle session with \(record.label) when asked")
+                            record.phase = .ending(killAt: now + configuration.terminationGrace)
+                            goodbyes.append(record)
+                        } else if record.idleNoticeSentAt == nil, let host, host.version >= WireVersion.directRequests {
+                            record.idleNoticeSentAt = now
+                            idleNotices.append((host.connection, sessionID))
+                        } else if record.idleNoticeSentAt == nil {
+                            record.phase = .ending(killAt: now + configuration.terminationGrace)
+                            goodbyes.append(record)
+                        }
                     }
                 case .ending:
                     break
@@ -399,10 +457,8 @@ final class Supervisor: Sendable {
             }
         }
         for process in kills { process.send(signal: SIGKILL) }
-        for (control, process) in goodbyes {
-            try? control.send(.goodbye(Goodbye(reason: "idle", graceMilliseconds: UInt64(configuration.terminationGrace.milliseconds))))
-            process.send(signal: SIGTERM)
-        }
+        for record in goodbyes { sayGoodbye(to: record, reason: "idle") }
+        for (host, session) in idleNotices { try? host.send(.sessionIdle(SessionReference(session))) }
     }
 
     // MARK: Listing and shutdown
@@ -438,11 +494,7 @@ final class Supervisor: Sendable {
             }
             return Array(state.processes.values)
         }
-        let grace = UInt64(configuration.terminationGrace.milliseconds)
-        for record in records {
-            try? record.control.send(.goodbye(Goodbye(reason: "appexd is shutting down", graceMilliseconds: grace)))
-            record.process.send(signal: SIGTERM)
-        }
+        for record in records { sayGoodbye(to: record, reason: "appexd is shutting down") }
         let deadline = ContinuousClock.now + configuration.terminationGrace
         for record in records {
             let left = max(0, (deadline - .now).milliseconds)

@@ -14,14 +14,22 @@ import Synchronization
 public final class DaemonClient: Sendable {
     /// The daemon's pid, from its Welcome.
     public let daemonPID: Int32
+    /// The protocol version agreed in the handshake.
+    public let version: UInt32
     let connection: Connection
-    private let interruptionHandlers = Mutex<[UInt64: @Sendable (RequestInterrupted) -> Void]>([:])
-    private let closeHandlers = Mutex<[UInt64: @Sendable (ConnectionClosure) -> Void]>([:])
-    private let nextHandlerID = Atomic<UInt64>(1)
+    private let handlers = Mutex<Handlers?>(nil)
 
-    private init(connection: Connection, daemonPID: Int32) {
+    /// What a host does with the daemon's events.
+    private struct Handlers {
+        let interruption: @Sendable (RequestInterrupted) -> Void
+        let sessionIdle: @Sendable (UInt64) -> Void
+        let closed: @Sendable (ConnectionClosure) -> Void
+    }
+
+    private init(connection: Connection, welcome: Welcome) {
         self.connection = connection
-        self.daemonPID = daemonPID
+        self.daemonPID = welcome.pid
+        self.version = welcome.version
     }
 
     /// Connects to the daemon of `home`, starting it if it isn't running, and shakes hands.
@@ -54,7 +62,7 @@ public final class DaemonClient: Sendable {
             connection.close()
             throw error
         }
-        let connected = DaemonClient(connection: connection, daemonPID: welcome.pid)
+        let connected = DaemonClient(connection: connection, welcome: welcome)
         client.withLock { $0 = connected }
         return connected
     }
@@ -126,33 +134,29 @@ public final class DaemonClient: Sendable {
 
     // MARK: Events
 
-    /// Registers handlers for interruptions and for the daemon going away; returns a token
-    /// for ``removeHandlers(_:)``.
-    func addHandlers(interruption: @escaping @Sendable (RequestInterrupted) -> Void,
-                     closed: @escaping @Sendable (ConnectionClosure) -> Void) -> UInt64 {
-        let id = nextHandlerID.add(1, ordering: .relaxed).oldValue
-        interruptionHandlers.withLock { $0[id] = interruption }
-        closeHandlers.withLock { $0[id] = closed }
+    /// Sets what to do with the daemon's events: interruptions, its requests to close idle
+    /// sessions, and its going away (at once, if it has gone already). One owner, the
+    /// request broker, sets them, once.
+    func setHandlers(interruption: @escaping @Sendable (RequestInterrupted) -> Void,
+                     sessionIdle: @escaping @Sendable (UInt64) -> Void,
+                     closed: @escaping @Sendable (ConnectionClosure) -> Void) {
+        handlers.withLock { $0 = Handlers(interruption: interruption, sessionIdle: sessionIdle, closed: closed) }
         if let closure = connection.closure { closed(closure) }
-        return id
-    }
-
-    func removeHandlers(_ id: UInt64) {
-        interruptionHandlers.withLock { $0[id] = nil }
-        closeHandlers.withLock { $0[id] = nil }
     }
 
     private func route(_ incoming: IncomingMessage) {
         switch incoming.message {
         case .requestInterrupted(let interrupted):
-            for handler in interruptionHandlers.withLock({ Array($0.values) }) { handler(interrupted) }
+            handlers.withLock { $0 }?.interruption(interrupted)
+        case .sessionIdle(let idle):
+            handlers.withLock { $0 }?.sessionIdle(idle.sessionID)
         default:
             break
         }
     }
 
     private func closed(_ closure: ConnectionClosure) {
-        for handler in closeHandlers.withLock({ Array($0.values) }) { handler(closure) }
+        handlers.withLock { $0 }?.closed(closure)
     }
 }
 

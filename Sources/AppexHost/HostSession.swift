@@ -9,16 +9,33 @@ import Foundation
 /// providers of the requests sent on it, which it serves as the extension loads them.
 final class HostSession: Sendable {
     let id: UInt64
+    /// The extension it runs, as the host named it.
+    let extensionIdentifier: String
+    /// The extension's process.
+    let pid: Int32
     let connection: Connection
     let providers = ProviderServer()
 
-    init(id: UInt64, socket: FileDescriptor, extensionIdentifier: String) {
+    init(id: UInt64, socket: FileDescriptor, extensionIdentifier: String, pid: Int32) {
         self.id = id
+        self.extensionIdentifier = extensionIdentifier
+        self.pid = pid
         connection = Connection(socket: socket, name: "\(extensionIdentifier) session \(id)")
     }
 
-    /// Greets the extension and starts reading; `handle` gets what the session doesn't
-    /// handle itself, and `closed` runs once when it ends.
+    /// Whether the session runs the extension `identifier` (compared as appexd does,
+    /// ignoring case).
+    func runs(_ identifier: String) -> Bool {
+        extensionIdentifier.lowercased() == identifier.lowercased()
+    }
+
+    /// Says `Hello`, which must be the session's first frame, before any request is sent.
+    func greet() {
+        try? connection.send(.hello(Hello(role: .sessionHost, name: ProcessInfo.processInfo.processName)))
+    }
+
+    /// Starts reading; `handle` gets what the session doesn't handle itself, and `closed`
+    /// runs once when it ends.
     func start(handle: @escaping @Sendable (IncomingMessage) -> Void, closed: @escaping @Sendable (ConnectionClosure) -> Void) {
         connection.start { [self] incoming in
             switch incoming.message {
@@ -34,7 +51,6 @@ final class HostSession: Sendable {
         } onClose: { closure in
             closed(closure)
         }
-        try? connection.send(.hello(Hello(role: .sessionHost, name: ProcessInfo.processInfo.processName)))
     }
 
     /// Sends `requestID` with `items`, whose providers stay here to serve loads.

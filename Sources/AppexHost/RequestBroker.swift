@@ -14,6 +14,11 @@ import Synchronization
 /// There is one broker per `APPEX_HOME` in a process. When appexd goes away, every live
 /// request is interrupted with ``ExtensionInterruption/Reason/daemonGone``, and the next
 /// request connects again, starting a new daemon.
+///
+/// A request to an extension this host already has a live session with goes straight to
+/// the extension, and appexd only hears of it (`RequestBegun`), with no round trip. Such a
+/// session stays open until appexd says it is idle and no request is on it (`SessionIdle`),
+/// so a request and appexd's ending of the process never cross (docs/runtime.md).
 final class RequestBroker: Sendable {
     typealias Deliver = @Sendable (UUID, ExtensionRequestOutcome) -> Void
 
@@ -27,6 +32,9 @@ final class RequestBroker: Sendable {
     private struct State {
         var requests: [UUID: Request] = [:]
         var sessions: [UInt64: HostSession] = [:]
+        /// Open sessions that take no new request: appexd asked to close them, or said
+        /// their process ended.
+        var retired: Set<UInt64> = []
         /// Every session this host has opened, including closed ones.
         var openedSessions: Set<UInt64> = []
         /// Requests waiting for a session another request's answer opened, by session.
@@ -54,8 +62,10 @@ final class RequestBroker: Sendable {
         let key = home.daemonSocketURL.standardizedFileURL.path
         if let broker = brokers.withLock({ $0[key] }), broker.daemon.connection.closure == nil { return broker }
         let connected = RequestBroker(daemon: try await DaemonClient.connect(home: home))
-        _ = connected.daemon.addHandlers { [weak connected] interrupted in
+        connected.daemon.setHandlers { [weak connected] interrupted in
             connected?.interrupted(interrupted)
+        } sessionIdle: { [weak connected] session in
+            connected?.sessionIdle(session)
         } closed: { [weak connected] closure in
             connected?.daemonClosed(closure)
         }
@@ -79,6 +89,10 @@ final class RequestBroker: Sendable {
     /// Starts a request to `extensionIdentifier` with `items`. `deliver` gets its outcome,
     /// once, on a background thread. Throws if appexd refuses to start it.
     func begin(_ extensionIdentifier: String, items: [NSExtensionItem], requestID: UUID = UUID(), deliver: @escaping Deliver) async throws(ErrorInfo) -> UUID {
+        if let session = beginOnLiveSession(extensionIdentifier, requestID: requestID, deliver: deliver) {
+            send(requestID, items: items, on: session)
+            return requestID
+        }
         state.withLock { $0.requests[requestID] = Request(extensionIdentifier: extensionIdentifier, deliver: deliver) }
         let started: RequestStarted
         let socket: FileDescriptor?
@@ -88,7 +102,8 @@ final class RequestBroker: Sendable {
             state.withLock { _ = $0.requests.removeValue(forKey: requestID) }
             throw error
         }
-        let session = socket.map { HostSession(id: started.sessionID, socket: $0, extensionIdentifier: extensionIdentifier) }
+        let session = socket.map { HostSession(id: started.sessionID, socket: $0, extensionIdentifier: extensionIdentifier, pid: started.pid) }
+        session?.greet()
         if session == nil { await waitForSession(started.sessionID) }
         let (target, waiters) = state.withLock { state -> (HostSession?, [CheckedContinuation<Void, Never>]) in
             var waiters: [CheckedContinuation<Void, Never>] = []
@@ -111,12 +126,40 @@ final class RequestBroker: Sendable {
             }
             return requestID
         }
+        send(requestID, items: items, on: target)
+        return requestID
+    }
+
+    /// Starts `requestID` on a live session this host has with the extension, if it has one
+    /// that takes requests and appexd speaks `RequestBegun`; returns the session. The
+    /// request is recorded on the session before appexd hears of it, so that however the
+    /// process ends, appexd's report, which names the session, reaches the request.
+    private func beginOnLiveSession(_ extensionIdentifier: String, requestID: UUID, deliver: @escaping Deliver) -> HostSession? {
+        guard daemon.version >= WireVersion.directRequests else { return nil }
+        let session = state.withLock { state -> HostSession? in
+            guard let session = state.sessions.values.first(where: { $0.runs(extensionIdentifier) && !state.retired.contains($0.id) }) else {
+                return nil
+            }
+            var request = Request(extensionIdentifier: extensionIdentifier, pid: session.pid, deliver: deliver)
+            _ = request.lifecycle.started(session: session.id)
+            state.requests[requestID] = request
+            return session
+        }
+        guard let session else { return nil }
         do throws(ConnectionError) {
-            try target.send(requestID, items: items)
+            try daemon.connection.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: session.id)))
+        } catch {
+            finish(requestID, .interrupted(ExtensionInterruption(.daemonGone, message: "appexd went away (\(error)) before the request began")), notifyDaemon: false)
+        }
+        return session
+    }
+
+    private func send(_ requestID: UUID, items: [NSExtensionItem], on session: HostSession) {
+        do throws(ConnectionError) {
+            try session.send(requestID, items: items)
         } catch {
             // The session is closing; its close handler interrupts the request.
         }
-        return requestID
     }
 
     /// Records `session` as open, and returns the requests waiting for it.
@@ -170,7 +213,7 @@ final class RequestBroker: Sendable {
             } catch {
                 outcome = .interrupted(ExtensionInterruption(.protocolError, message: "the extension's returned items were malformed: \(error.message)"))
             }
-            finish(answer.requestID, outcome, inSession: session)
+            finish(answer.requestID, outcome, inSession: session, acknowledge: !answer.withoutAcknowledgement)
         case .cancelledRequest(let cancelled):
             finish(cancelled.requestID, .cancelled(cancelled.error.nsError), inSession: session)
         case .failure:
@@ -183,9 +226,24 @@ final class RequestBroker: Sendable {
         }
     }
 
+    /// appexd asks this host to close `session`, idle for its grace period. A request sent
+    /// on it meanwhile keeps it open: that request's `RequestBegun`, on its way to appexd,
+    /// makes the process busy again.
+    private func sessionIdle(_ session: UInt64) {
+        let idle = state.withLock { state -> HostSession? in
+            guard let open = state.sessions[session],
+                  !state.requests.values.contains(where: { $0.lifecycle.session == session }) else { return nil }
+            state.retired.insert(session)
+            return open
+        }
+        // Its close handler tells appexd, which ends the process.
+        idle?.connection.close()
+    }
+
     private func sessionClosed(_ session: UInt64, _ closure: ConnectionClosure) {
         let closures = state.withLock { state -> [(UUID, RequestLifecycle.SessionClosure)] in
             state.sessions[session] = nil
+            state.retired.remove(session)
             return state.requests.keys.filter { state.requests[$0]!.lifecycle.session == session }.map { requestID in
                 (requestID, state.requests[requestID]!.lifecycle.sessionClosed())
             }
@@ -213,20 +271,32 @@ final class RequestBroker: Sendable {
         }
     }
 
-    /// appexd says how requests ended whose process ended without answering them. For a
-    /// request whose session is still open, the reason waits for the session to close,
-    /// after whatever the process sent last, and for at most ``reasonWait``.
+    /// appexd says how requests ended whose process ended without answering them: those it
+    /// names, and every request on the process's session, which may include one sent
+    /// straight on it that appexd had not heard of yet. For a request whose session is still
+    /// open, the reason waits for the session to close, after whatever the process sent
+    /// last, and for at most ``reasonWait``.
     private func interrupted(_ message: RequestInterrupted) {
         let interruption = ExtensionInterruption(message.reason)
-        for requestID in message.requestIDs {
-            switch state.withLock({ $0.requests[requestID]?.lifecycle.daemonReported(interruption) }) {
-            case .deliver?:
+        let reports = state.withLock { state -> [(UUID, RequestLifecycle.Report)] in
+            var requestIDs = Set(message.requestIDs)
+            if message.sessionID != 0 {
+                if state.sessions[message.sessionID] != nil { state.retired.insert(message.sessionID) }
+                requestIDs.formUnion(state.requests.filter { $0.value.lifecycle.session == message.sessionID }.keys)
+            }
+            return requestIDs.compactMap { requestID in
+                (state.requests[requestID]?.lifecycle.daemonReported(interruption)).map { (requestID, $0) }
+            }
+        }
+        for (requestID, report) in reports {
+            switch report {
+            case .deliver:
                 finish(requestID, .interrupted(interruption))
-            case .holdUntilSessionCloses?:
+            case .holdUntilSessionCloses:
                 DispatchQueue.global().asyncAfter(deadline: .now() + Self.reasonWait) { [weak self] in
                     self?.finish(requestID, .interrupted(interruption))
                 }
-            case .ignore?, nil:
+            case .ignore:
                 break
             }
         }
@@ -234,7 +304,10 @@ final class RequestBroker: Sendable {
 
     private func daemonClosed(_ closure: ConnectionClosure) {
         let (requests, sessions) = state.withLock { state in
-            defer { state.sessions.removeAll() }
+            defer {
+                state.sessions.removeAll()
+                state.retired.removeAll()
+            }
             return (Array(state.requests.keys), Array(state.sessions.values))
         }
         for requestID in requests {
@@ -245,11 +318,11 @@ final class RequestBroker: Sendable {
 
     /// Ends `requestID` with `outcome` if it hasn't ended and, when `session` is given, it
     /// runs there. Delivers the outcome, acknowledges a completion to the extension after
-    /// the host's block has run, releases the request's providers, and tells appexd.
-    /// Returns whether this call ended it.
+    /// the host's block has run (if `acknowledge`: the extension waits for it), releases the
+    /// request's providers, and tells appexd. Returns whether this call ended it.
     @discardableResult
     private func finish(_ requestID: UUID, _ outcome: ExtensionRequestOutcome, inSession session: UInt64? = nil,
-                        notifyDaemon: Bool = true) -> Bool {
+                        acknowledge: Bool = true, notifyDaemon: Bool = true) -> Bool {
         let ended = state.withLock { state -> (Request, HostSession?)? in
             guard var request = state.requests[requestID] else { return nil }
             let current = request.lifecycle.session
@@ -260,7 +333,7 @@ final class RequestBroker: Sendable {
         }
         guard let (request, hostSession) = ended else { return false }
         request.deliver(requestID, outcome)
-        if case .completed = outcome {
+        if case .completed = outcome, acknowledge {
             hostSession?.acknowledge(requestID)
         } else {
             hostSession?.providers.release(requestID)

@@ -130,7 +130,8 @@ final class ExtensionRuntime: Sendable {
             state.withLock { $0.awaitingAcknowledgement[requestID] = completionHandler }
         }
         do throws(ConnectionError) {
-            try session.send(.completeRequest(RequestItems(requestID: requestID, items: wire)), descriptors: descriptors)
+            let answer = RequestItems(requestID: requestID, items: wire, withoutAcknowledgement: completionHandler == nil)
+            try session.send(.completeRequest(answer), descriptors: descriptors)
         } catch {
             Self.log("the returned items could not reach the host: \(error)")
             expire(requestID)

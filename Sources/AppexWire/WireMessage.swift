@@ -21,6 +21,8 @@ public enum WireMessage: Sendable, Hashable {
     case listProcesses(Call)
     case processList(ProcessList)
     case closeSession(SessionReference)
+    case requestBegun(RequestBegun)
+    case sessionIdle(SessionReference)
     // Extension to daemon, and back
     case checkIn(CheckIn)
     case openURL(OpenURL)
@@ -52,6 +54,8 @@ public enum WireMessage: Sendable, Hashable {
         case .listProcesses: 17
         case .processList: 18
         case .closeSession: 19
+        case .requestBegun: 20
+        case .sessionIdle: 21
         case .checkIn: 30
         case .openURL: 31
         case .openURLResult: 32
@@ -83,6 +87,8 @@ public enum WireMessage: Sendable, Hashable {
         case .listProcesses: "ListProcesses"
         case .processList: "ProcessList"
         case .closeSession: "CloseSession"
+        case .requestBegun: "RequestBegun"
+        case .sessionIdle: "SessionIdle"
         case .checkIn: "CheckIn"
         case .openURL: "OpenURL"
         case .openURLResult: "OpenURLResult"
@@ -110,7 +116,8 @@ public enum WireMessage: Sendable, Hashable {
         case .endRequest(let m), .cancelRequest(let m), .requestAcknowledged(let m): m.encoded()
         case .requestInterrupted(let m): m.encoded()
         case .processList(let m): m.encoded()
-        case .closeSession(let m): m.encoded()
+        case .closeSession(let m), .sessionIdle(let m): m.encoded()
+        case .requestBegun(let m): m.encoded()
         case .checkIn(let m): m.encoded()
         case .openURL(let m): m.encoded()
         case .openURLResult(let m): m.encoded()
@@ -154,6 +161,8 @@ public enum WireMessage: Sendable, Hashable {
         case 17: self = .listProcesses(try Call(decoding: p))
         case 18: self = .processList(try ProcessList(decoding: p))
         case 19: self = .closeSession(try SessionReference(decoding: p))
+        case 20: self = .requestBegun(try RequestBegun(decoding: p))
+        case 21: self = .sessionIdle(try SessionReference(decoding: p))
         case 30: self = .checkIn(try CheckIn(decoding: p))
         case 31: self = .openURL(try OpenURL(decoding: p))
         case 32: self = .openURLResult(try OpenURLResult(decoding: p))

@@ -113,6 +113,8 @@ enum WireSamples {
             kind: .crashed, signal: 0, exitStatus: nil, message: "present but zero"))),
         .listProcesses(Call(8)),
         .closeSession(SessionReference(77)),
+        .requestBegun(RequestBegun(requestID: thirdID, sessionID: 78)),
+        .sessionIdle(SessionReference(79)),
         .processList(ProcessList(call: 10, processes: [
             ExtensionProcess(pid: 100, extensionIdentifier: "com.example.notes.share", hostPID: -1, hostName: "notes",
                              residentBytes: 9 << 20, ageMilliseconds: 1500, state: "running", activeRequests: 2, memoryLimit: 120 << 20),
@@ -126,7 +128,7 @@ enum WireSamples {
         .extensionRequest(RequestItems(requestID: firstID, items: [richItem, WireItem()])),
         .loadRequest(LoadRequest(loadID: 14, requestID: secondID, providerID: 3, typeIdentifier: "public.image", kind: .item)),
         .loadResult(LoadResult(loadID: 15, typeIdentifier: "public.jpeg", payload: .descriptor(slot: 1, length: 4096, filename: "a.jpg"))),
-        .completeRequest(RequestItems(requestID: thirdID, items: [richItem])),
+        .completeRequest(RequestItems(requestID: thirdID, items: [richItem], withoutAcknowledgement: true)),
         .cancelledRequest(CancelledRequest(requestID: firstID, error: errorInfo)),
         .requestAcknowledged(RequestReference(thirdID)),
     ]

@@ -29,7 +29,9 @@ public final class RawHost: Sendable {
         } onClose: { [mail = host.daemonMail] closure in
             mail.put(.goodbye(Goodbye(reason: "\(closure)", graceMilliseconds: 0)))
         }
-        try host.daemon.send(.hello(Hello(role: .host, name: "RawHost")))
+        // Version 1: every request goes through appexd (BeginRequest), the path this host
+        // measures, and appexd ends idle processes itself rather than send SessionIdle.
+        try host.daemon.send(.hello(Hello(role: .host, name: "RawHost", maximumVersion: 1)))
         guard case .welcome = await host.daemonMail.next() else { throw BenchmarkFailure("appexd did not welcome the raw host") }
         return host
     }

@@ -77,8 +77,41 @@ public struct RequestStarted: ProtoMessage, Hashable {
     }
 }
 
-/// `CloseSession` in docs/wire.proto: the host closed its session with an extension
-/// process, which has no one left to serve.
+/// `RequestBegun` in docs/wire.proto: the host sent a request straight on a session it has,
+/// without a `BeginRequest`. The daemon needs it for the request's deadline, for the
+/// process's idleness, and to name the request if the process ends.
+public struct RequestBegun: ProtoMessage, Hashable {
+    public var requestID: UUID
+    public var sessionID: UInt64
+
+    public init(requestID: UUID, sessionID: UInt64) {
+        self.requestID = requestID
+        self.sessionID = sessionID
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.uuid(1, requestID)
+        writer.uint(2, sessionID)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        var requestID: UUID?
+        sessionID = 0
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: requestID = try reader.uuid(field)
+            case 2: sessionID = try reader.uint(field)
+            default: try reader.skip(field)
+            }
+        }
+        guard let requestID else { throw reader.missing("request_id", in: "RequestBegun") }
+        self.requestID = requestID
+    }
+}
+
+/// A message that names one session: `CloseSession` (the host closed its session with an
+/// extension process, which has no one left to serve) and `SessionIdle` (the daemon asks
+/// the host to close an idle session) in docs/wire.proto.
 public struct SessionReference: ProtoMessage, Hashable {
     public var sessionID: UInt64
 

@@ -5,24 +5,31 @@ public import Foundation
 public struct RequestItems: ProtoMessage, Hashable {
     public var requestID: UUID
     public var items: [WireItem]
+    /// In a `CompleteRequest`: no completion handler waits in the extension, so the host
+    /// sends no `RequestAcknowledged`. Always false in an `ExtensionRequest`.
+    public var withoutAcknowledgement: Bool
 
-    public init(requestID: UUID, items: [WireItem]) {
+    public init(requestID: UUID, items: [WireItem], withoutAcknowledgement: Bool = false) {
         self.requestID = requestID
         self.items = items
+        self.withoutAcknowledgement = withoutAcknowledgement
     }
 
     public func encode(to writer: inout ProtoWriter) {
         writer.uuid(1, requestID)
         writer.messages(2, items)
+        writer.bool(3, withoutAcknowledgement)
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
         var requestID: UUID?
         items = []
+        withoutAcknowledgement = false
         while let field = try reader.nextField() {
             switch field.number {
             case 1: requestID = try reader.uuid(field)
             case 2: items.append(try reader.message(field))
+            case 3: withoutAcknowledgement = try reader.bool(field)
             default: try reader.skip(field)
             }
         }

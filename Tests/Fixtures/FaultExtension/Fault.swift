@@ -22,6 +22,11 @@ enum Fault: String {
     case neverChecksIn
     /// Receives the request and never answers.
     case neverAnswers
+    /// Echoes its first request, then aborts in the second: the second runs on a live
+    /// session, which the host sent it on directly.
+    case crashInSecondRequest
+    /// Echoes its first request, and never answers the second.
+    case neverAnswersSecondRequest
     /// Touches memory until appexd ends it.
     case exceedsMemory
     /// Touches 512 MiB in one go, faster than appexd's footprint watch looks.

@@ -3,7 +3,11 @@ import Foundation
 
 /// The principal class: serves each request as ``Fault/current`` says.
 final class FaultHandler: NSExtensionRequestHandling {
+    /// The requests begun so far in this process.
+    private var begun = 0
+
     func beginRequest(with context: NSExtensionContext) {
+        begun += 1
         switch Fault.current {
         case .echo:
             Task { await Self.echo(context) }
@@ -33,6 +37,9 @@ final class FaultHandler: NSExtensionRequestHandling {
             }
         case .crashInRequest:
             abort()
+        case .crashInSecondRequest, .neverAnswersSecondRequest:
+            if begun == 1 { Task { await Self.echo(context) } }
+            if begun > 1, Fault.current == .crashInSecondRequest { abort() }
         case .crashAfterCompleting:
             context.completeRequest(returningItems: [Self.done]) { _ in abort() }
         case .crashAsItCompletes:

@@ -1,0 +1,147 @@
+import AppexIPC
+import AppexTesting
+import AppexWire
+import Foundation
+import Glibc
+import Testing
+
+/// appexd's side of requests sent straight on a live session (protocol version 2), seen by
+/// a host that speaks the protocol by hand: `SessionIdle`, `RequestBegun`, and the report of
+/// every session's end. A host that doesn't play its part loses its own process or its
+/// connection, never another host's.
+@Suite(.serialized, .timeLimit(.minutes(2))) final class SessionIdleProtocolTests {
+    let world: FaultWorld
+
+    init() throws {
+        world = try FaultWorld()
+        try world.startDaemon()
+    }
+
+    /// A version-2 client with one answered request on a new session to `fault`'s extension.
+    func clientWithAnsweredRequest(to fault: String = "echo", version: UInt32 = 2) async throws -> (RawClient, RequestStarted) {
+        try world.install(fault)
+        let client = try await RawClient.connect(home: world.test.home, version: version)
+        let requestID = UUID()
+        let started = try await client.begin(requestID, extension: FaultWorld.identifier(fault))
+        let answer = try await client.request(requestID, on: started.sessionID)
+        guard case .completeRequest? = answer else { throw WorldError("the first request was answered with \(String(describing: answer))") }
+        try client.daemon.send(.endRequest(RequestReference(requestID)))
+        return (client, started)
+    }
+
+    static func isSessionIdle(_ session: UInt64) -> @Sendable (WireMessage) -> Bool {
+        { if case .sessionIdle(let idle) = $0 { idle.sessionID == session } else { false } }
+    }
+
+    static func isReport(for session: UInt64) -> @Sendable (WireMessage) -> Bool {
+        { if case .requestInterrupted(let report) = $0 { report.sessionID == session } else { false } }
+    }
+
+    static func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 && FaultWorld.processes().contains(pid) }
+
+    @Test func appexdAsksTheHostToCloseAnIdleSessionAndEndsItsProcessWhenItDoes() async throws {
+        let (client, started) = try await clientWithAnsweredRequest()
+        defer { client.close() }
+        let idle = await client.nextFromDaemon(matching: Self.isSessionIdle(started.sessionID))
+        #expect(idle != nil, "SessionIdle arrives after the 200 ms idle grace")
+        #expect(Self.isAlive(started.pid), "appexd waits for the host's answer")
+        client.closeSession(started.sessionID)
+        try client.daemon.send(.closeSession(SessionReference(started.sessionID)))
+        #expect(await eventually { !Self.isAlive(started.pid) })
+        // A version-2 host hears of every session's end, even with no request on it.
+        guard case .requestInterrupted(let report)? = await client.nextFromDaemon(matching: Self.isReport(for: started.sessionID)) else {
+            Issue.record("no report of the session's end")
+            return
+        }
+        #expect(report.requestIDs.isEmpty)
+    }
+
+    @Test func aRequestBegunAfterSessionIdleKeepsTheProcess() async throws {
+        let (client, started) = try await clientWithAnsweredRequest()
+        defer { client.close() }
+        #expect(await client.nextFromDaemon(matching: Self.isSessionIdle(started.sessionID)) != nil)
+        // The host had sent a request before it read SessionIdle: it keeps the session.
+        let requestID = UUID()
+        try client.daemon.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: started.sessionID)))
+        guard case .completeRequest? = try await client.request(requestID, on: started.sessionID) else {
+            Issue.record("the request on the kept session was not answered")
+            return
+        }
+        // Past the termination grace (1 s) in which an unanswered SessionIdle ends the process.
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(Self.isAlive(started.pid))
+        try client.daemon.send(.endRequest(RequestReference(requestID)))
+        // Idle again: asked again.
+        #expect(await client.nextFromDaemon(matching: Self.isSessionIdle(started.sessionID)) != nil)
+        client.closeSession(started.sessionID)
+        try client.daemon.send(.closeSession(SessionReference(started.sessionID)))
+        #expect(await eventually { !Self.isAlive(started.pid) })
+    }
+
+    @Test func aHostThatIgnoresSessionIdleHasTheProcessEndedAfterTheGrace() async throws {
+        let (client, started) = try await clientWithAnsweredRequest()
+        defer { client.close() }
+        #expect(await client.nextFromDaemon(matching: Self.isSessionIdle(started.sessionID)) != nil)
+        guard case .requestInterrupted(let report)? = await client.nextFromDaemon(matching: Self.isReport(for: started.sessionID)) else {
+            Issue.record("no report of the session's end")
+            return
+        }
+        #expect(report.reason.kind == .protocolError)
+        #expect(report.reason.message.contains("did not close the idle session"), "\(report.reason.message)")
+        #expect(!Self.isAlive(started.pid))
+    }
+
+    @Test func aVersion1HostHasIdleProcessesEndedWithoutBeingAsked() async throws {
+        let (client, started) = try await clientWithAnsweredRequest(version: 1)
+        defer { client.close() }
+        #expect(await eventually { !Self.isAlive(started.pid) })
+        // Nothing arrived: no SessionIdle, and no report for a session with no request.
+        #expect(await client.nextFromDaemon(within: 0.3) == nil)
+    }
+
+    @Test func aProcessThatEndsBeforeItsRequestBegunArrivesIsStillReported() async throws {
+        let (client, started) = try await clientWithAnsweredRequest(to: "crashInSecondRequest")
+        defer { client.close() }
+        // The second request reaches the extension, which aborts, before appexd hears of it:
+        // here, appexd never does.
+        _ = try await client.request(UUID(), on: started.sessionID, within: 0.5)
+        guard case .requestInterrupted(let report)? = await client.nextFromDaemon(matching: Self.isReport(for: started.sessionID)) else {
+            Issue.record("no report of the session's end")
+            return
+        }
+        #expect(report.reason.kind == .crashed && report.reason.signal == SIGABRT, "\(report.reason)")
+    }
+
+    @Test func requestBegunForAnotherHostsSessionIsRefused() async throws {
+        let (owner, started) = try await clientWithAnsweredRequest()
+        defer { owner.close() }
+        let intruder = try await RawClient.connect(home: world.test.home, version: 2)
+        defer { intruder.close() }
+        try intruder.daemon.send(.requestBegun(RequestBegun(requestID: UUID(), sessionID: started.sessionID)))
+        guard case .failure(let failure)? = await intruder.nextFromDaemon() else {
+            Issue.record("the intruder was not refused")
+            return
+        }
+        #expect(failure.error.message.contains("another client's"), "\(failure.error.message)")
+        #expect(await eventually { intruder.daemonClosure != nil })
+        // The owner's session still serves it.
+        let requestID = UUID()
+        try owner.daemon.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: started.sessionID)))
+        guard case .completeRequest? = try await owner.request(requestID, on: started.sessionID) else {
+            Issue.record("the owner's session no longer serves it")
+            return
+        }
+        #expect(owner.daemonClosure == nil)
+    }
+
+    @Test func requestBegunOnAVersion1ConnectionIsRefused() async throws {
+        let (client, started) = try await clientWithAnsweredRequest(version: 1)
+        defer { client.close() }
+        try client.daemon.send(.requestBegun(RequestBegun(requestID: UUID(), sessionID: started.sessionID)))
+        guard case .failure(let failure)? = await client.nextFromDaemon(matching: { if case .failure = $0 { true } else { false } }) else {
+            Issue.record("RequestBegun on version 1 was not refused")
+            return
+        }
+        #expect(failure.error.message.contains("needs protocol version 2"), "\(failure.error.message)")
+    }
+}

@@ -1,0 +1,110 @@
+import AppexCore
+import AppexIPC
+import AppexSystem
+import AppexWire
+import Foundation
+import Synchronization
+
+/// A host that speaks the wire protocol by hand, at a version the test chooses, for tests
+/// of what appexd does when a host sends, or fails to send, what the host library would.
+final class RawClient: Sendable {
+    let daemon: Connection
+    private let daemonMail = Inbox()
+    private let sessions = Mutex<[UInt64: (connection: Connection, mail: Inbox)]>([:])
+
+    private init(daemon: Connection) {
+        self.daemon = daemon
+    }
+
+    /// Connects to the running daemon of `home` and shakes hands, offering versions up to `version`.
+    static func connect(home: AppexHome, version: UInt32) async throws -> RawClient {
+        let client = RawClient(daemon: Connection(socket: try UnixSocket.connect(to: home.daemonSocketURL.path), name: "appexd"))
+        client.daemon.start { [mail = client.daemonMail] incoming in
+            mail.put(incoming.message)
+        } onClose: { [mail = client.daemonMail] closure in
+            mail.close(closure)
+        }
+        try client.daemon.send(.hello(Hello(role: .host, name: "RawClient", maximumVersion: version)))
+        guard case .welcome(let welcome)? = await client.nextFromDaemon(), welcome.version == version else {
+            throw WorldError("appexd did not welcome the raw client at version \(version)")
+        }
+        return client
+    }
+
+    /// BeginRequest for `identifier`; a new session is greeted and read.
+    func begin(_ requestID: UUID, extension identifier: String) async throws -> RequestStarted {
+        let answer = try await daemon.call { .beginRequest(BeginRequest(call: $0, requestID: requestID, extensionIdentifier: identifier)) }
+        guard case .requestStarted(let started) = answer.message else { throw WorldError("appexd answered \(answer.message.name)") }
+        if started.isNewSession {
+            guard let socket = answer.descriptor(at: 0) else { throw WorldError("a new session came without its socket") }
+            let connection = Connection(socket: socket, name: "session \(started.sessionID)")
+            let mail = Inbox()
+            try connection.send(.hello(Hello(role: .sessionHost, name: "RawClient")))
+            connection.start { mail.put($0.message) } onClose: { mail.close($0) }
+            sessions.withLock { $0[started.sessionID] = (connection, mail) }
+        }
+        return started
+    }
+
+    /// Sends `requestID`, with one item of no attachments, on `session`, and returns the
+    /// extension's answer, or nil if none came within `seconds`.
+    func request(_ requestID: UUID, on session: UInt64, within seconds: Double = 15) async throws -> WireMessage? {
+        guard let (connection, mail) = sessions.withLock({ $0[session] }) else { throw WorldError("no session \(session)") }
+        try connection.send(.extensionRequest(RequestItems(requestID: requestID, items: [WireItem()])))
+        return await mail.next(within: seconds) { message in
+            switch message {
+            case .completeRequest(let answer): answer.requestID == requestID
+            case .cancelledRequest(let answer): answer.requestID == requestID
+            default: false
+            }
+        }
+    }
+
+    /// Sends `RequestAcknowledged` for `requestID` on `session`.
+    func acknowledge(_ requestID: UUID, on session: UInt64) throws {
+        guard let (connection, _) = sessions.withLock({ $0[session] }) else { throw WorldError("no session \(session)") }
+        try connection.send(.requestAcknowledged(RequestReference(requestID)))
+    }
+
+    /// The next message from appexd that `matches`, skipping others, or nil after `seconds`
+    /// or when the connection has closed.
+    func nextFromDaemon(within seconds: Double = 15, matching matches: @Sendable (WireMessage) -> Bool = { _ in true }) async -> WireMessage? {
+        await daemonMail.next(within: seconds, matching: matches)
+    }
+
+    /// Closes the host's end of `session`.
+    func closeSession(_ session: UInt64) {
+        sessions.withLock { $0.removeValue(forKey: session) }?.connection.close()
+    }
+
+    /// How appexd closed the connection, once it has.
+    var daemonClosure: ConnectionClosure? { daemonMail.closure }
+
+    /// Closes every connection.
+    func close() {
+        for (connection, _) in sessions.withLock({ $0.values }) { connection.close() }
+        daemon.close()
+    }
+}
+
+/// Messages that arrived on one connection, read by polling.
+private final class Inbox: Sendable {
+    private let state = Mutex<(queue: [WireMessage], closure: ConnectionClosure?)>(([], nil))
+
+    func put(_ message: WireMessage) { state.withLock { $0.queue.append(message) } }
+    func close(_ closure: ConnectionClosure) { state.withLock { $0.closure = closure } }
+    var closure: ConnectionClosure? { state.withLock { $0.closure } }
+
+    func next(within seconds: Double, matching matches: (WireMessage) -> Bool) async -> WireMessage? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while true {
+            let (found, closed) = state.withLock { state -> (WireMessage?, Bool) in
+                guard let index = state.queue.firstIndex(where: matches) else { return (nil, state.closure != nil) }
+                return (state.queue.remove(at: index), false)
+            }
+            if let found { return found }
+            if closed || ContinuousClock.now >= deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
