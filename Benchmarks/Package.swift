@@ -14,13 +14,17 @@ import struct Foundation.URL
 let appex = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
 
 /// Links the Swift runtime and Foundation into the executable, as the main package links its
-/// sample extensions (`extensionLinkerSettings` there, relocations packed), plus Synchronization, which FoundationEssentials
-/// needs and which a program that doesn't import it itself would otherwise lack.
+/// sample extensions (`staticSwiftLinkerSettings` there: relocations packed, functions in the
+/// order of Support/link-order/extension.order), plus Synchronization, which
+/// FoundationEssentials needs and which a program that doesn't import it itself would
+/// otherwise lack.
 let staticSwift: [LinkerSetting] = [.unsafeFlags([
     "-static-stdlib", "-use-ld=lld", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims",
     "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lFoundationInternationalization",
     "-Xlinker", "-lswiftSynchronization",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/../Support/link-order/extension.order",
+    "-Xlinker", "--no-warn-symbol-ordering",
 ])]
 
 /// What the runtime benchmarks run besides themselves: appexd, the benchmark extension and the
