@@ -32,6 +32,18 @@ struct MemoryLimits: Sendable {
         limit + max(limit / 4, 16 << 20)
     }
 
+    /// Address space that is not memory, which an extension maps whatever it does: its 78 MB
+    /// executable, a reserved 8 MiB stack per thread, and a reserved 64 MiB per malloc arena
+    /// (up to 16 on 2 cores). 0.3 GiB in an idle extension; well under 4 GiB in a busy one.
+    static let addressSpaceAllowance: UInt64 = 4 << 30
+
+    /// The RLIMIT_AS backstop for a point's `limit`: the hard limit plus
+    /// ``addressSpaceAllowance``. It is coarse, since address space is not memory; it stops
+    /// an extension from mapping tens of GiB at once where no cgroup holds it.
+    static func addressSpaceLimit(for limit: Int) -> UInt64 {
+        UInt64(hardLimit(for: limit)) + addressSpaceAllowance
+    }
+
     /// Puts `process` in a new cgroup capped at the hard limit for `limit`. Returns nil,
     /// and says why on stderr, if it can't; the footprint watch still applies.
     func confine(_ process: ProcessDescriptor, limit: Int, label: String) -> MemoryCgroup? {

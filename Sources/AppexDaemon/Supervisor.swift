@@ -93,7 +93,7 @@ final class Supervisor: Sendable {
         let (daemonEnd, extensionControl) = try socketPair()
         let process: ProcessDescriptor
         do {
-            process = try launcher.spawn(launch(installed, control: extensionControl, session: extensionSession))
+            process = try launcher.spawn(launch(installed, policy: policy, control: extensionControl, session: extensionSession))
         } catch {
             throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 3,
                             message: "\(installed.displayName) (\(installed.identifier)) could not be launched: \(error)",
@@ -267,8 +267,10 @@ final class Supervisor: Sendable {
     }
 
     /// The process for `installed`: its executable with the control channel at descriptor 3
-    /// and the session at 4, in its container, with a small environment.
-    private func launch(_ installed: InstalledExtension, control: FileDescriptor, session: FileDescriptor) -> ProcessLaunch {
+    /// and the session at 4, in its container, with a small environment and its point's
+    /// address-space backstop.
+    private func launch(_ installed: InstalledExtension, policy: ExtensionPointPolicy,
+                        control: FileDescriptor, session: FileDescriptor) -> ProcessLaunch {
         let container = configuration.home.container(for: installed.identifier)
         let tmp = container.appendingPathComponent("tmp")
         try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
@@ -288,7 +290,8 @@ final class Supervisor: Sendable {
         var descriptors = [(control, Int32(3)), (session, Int32(4))]
         if let logDescriptor { descriptors += [(logDescriptor, 1), (logDescriptor, 2)] }
         return ProcessLaunch(executable: installed.executableURL.path, environment: environment,
-                             descriptors: descriptors, directory: container.path, diesWithParent: true)
+                             descriptors: descriptors, directory: container.path, diesWithParent: true,
+                             addressSpaceLimit: MemoryLimits.addressSpaceLimit(for: policy.memoryLimit))
     }
 
     // MARK: The extension's control channel

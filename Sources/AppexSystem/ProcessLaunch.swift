@@ -24,15 +24,20 @@ public struct ProcessLaunch: Sendable {
     /// ties this to the spawning thread, so spawn from a thread that lives as long as the
     /// process, or watch the child another way too.
     public var diesWithParent: Bool
+    /// The child's address-space limit (RLIMIT_AS, soft and hard) in bytes; nil keeps this
+    /// process's.
+    public var addressSpaceLimit: UInt64?
 
     public init(executable: String, arguments: [String] = [], environment: [String: String] = [:],
-                descriptors: [(FileDescriptor, Int32)] = [], directory: String? = nil, diesWithParent: Bool = false) {
+                descriptors: [(FileDescriptor, Int32)] = [], directory: String? = nil, diesWithParent: Bool = false,
+                addressSpaceLimit: UInt64? = nil) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
         self.descriptors = descriptors
         self.directory = directory
         self.diesWithParent = diesWithParent
+        self.addressSpaceLimit = addressSpaceLimit
     }
 
     /// Forks and executes. Returns once the child has executed, or throws the exec's error
@@ -68,7 +73,8 @@ public struct ProcessLaunch: Sendable {
                 defer { free(cDirectory) }
                 var options = appex_spawn_options(
                     fds: fds.baseAddress, targets: targets.baseAddress, fdCount: Int32(fds.count),
-                    directory: cDirectory, dieWithParent: diesWithParent ? 1 : 0
+                    directory: cDirectory, dieWithParent: diesWithParent ? 1 : 0,
+                    addressSpaceLimit: addressSpaceLimit ?? 0
                 )
                 return body(executable, argv, envp, &options)
             }

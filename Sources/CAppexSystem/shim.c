@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -153,6 +154,10 @@ static void appex_child(const char *path, char *const argv[], char *const envp[]
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent) goto fail;
     }
     if (setsid() < 0) goto fail;
+    if (options->addressSpaceLimit > 0) {
+        struct rlimit limit = { (rlim_t)options->addressSpaceLimit, (rlim_t)options->addressSpaceLimit };
+        if (setrlimit(RLIMIT_AS, &limit) < 0) goto fail;
+    }
 
     sigset_t none;
     sigemptyset(&none);

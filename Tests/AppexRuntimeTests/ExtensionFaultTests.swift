@@ -83,6 +83,13 @@ import Testing
         }
     }
 
+    @Test func anExtensionCantMapTensOfGiBOfAddressSpace() async throws {
+        // Its point's limit is 120 MiB: the backstop is 150 MiB + 4 GiB of address space.
+        let outcome = try await outcome(of: "mapsHugeAddressSpace")
+        let text = try #require(outcome.items, "\(outcome)").first?.attributedContentText?.string
+        #expect(text == "refused: Cannot allocate memory", "\(outcome)")
+    }
+
     @Test func garbageOnTheSessionIsAProtocolError() async throws {
         let outcome = try await outcome(of: "garbageOnSession", alsoInstalling: ["echo"])
         #expect(outcome.interruption?.reason == .protocolError, "\(outcome)")

@@ -193,6 +193,21 @@ import Testing
         #expect(printed == "\(folder.url.path)\n/bin/sh|0\n")
     }
 
+    @Test func theAddressSpaceLimitIsTheChildsAndOnlyTheChilds() throws {
+        let output = try makePipe()
+        let limit: UInt64 = 3 << 30
+        let child = try ProcessLaunch(executable: "/bin/grep", arguments: ["^Max address space", "/proc/self/limits"],
+                                      descriptors: [(output.write, 1)], addressSpaceLimit: limit).spawn()
+        output.write.close()
+        let fields = try readText(output.read).split(whereSeparator: \.isWhitespace)
+        child.waitForExit(timeoutMilliseconds: -1)
+        #expect(child.reap() == .exited(0))
+        #expect(fields.dropFirst(3).prefix(2) == ["\(limit)", "\(limit)"], "soft and hard: \(fields)")
+        var ours = rlimit()
+        getrlimit(Int32(RLIMIT_AS.rawValue), &ours)
+        #expect(ours.rlim_cur != rlim_t(limit), "the spawning process keeps its own")
+    }
+
     @Test func diesWithParentStillSpawns() throws {
         let (output, status) = try run("echo alive", diesWithParent: true)
         #expect(output == "alive\n")

@@ -62,6 +62,8 @@ typedef struct {
     const char *directory;
     /// Send the child SIGKILL when the spawning thread's process dies.
     int dieWithParent;
+    /// The child's RLIMIT_AS, soft and hard, in bytes; 0 leaves it as inherited.
+    unsigned long long addressSpaceLimit;
 } appex_spawn_options;
 
 /// Starts `path` as a new process in its own session, with exactly the descriptors the

@@ -31,6 +31,9 @@ enum Fault: String {
     case exceedsMemory
     /// Touches 512 MiB in one go, faster than appexd's footprint watch looks.
     case exceedsMemoryAtOnce
+    /// Maps 64 GiB of address space without touching it, and completes with the outcome:
+    /// "mapped", or "refused: " and the error.
+    case mapsHugeAddressSpace
     /// Writes a malformed frame on its session with the host (descriptor 4).
     case garbageOnSession
     /// Writes a malformed frame on its session, then blocks its main thread, so it does not

@@ -52,6 +52,17 @@ final class FaultHandler: NSExtensionRequestHandling {
             Thread.detachNewThread { Self.touchMemoryForever() }
         case .exceedsMemoryAtOnce:
             Thread.detachNewThread { Self.touchAtOnce(512 << 20) }
+        case .mapsHugeAddressSpace:
+            let size = 64 << 30
+            let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+            let item = NSExtensionItem()
+            if mapping == MAP_FAILED {
+                item.attributedContentText = NSAttributedString(string: "refused: \(String(cString: strerror(errno)))")
+            } else {
+                munmap(mapping, size)
+                item.attributedContentText = NSAttributedString(string: "mapped")
+            }
+            context.completeRequest(returningItems: [item])
         case .garbageOnSession:
             Self.writeGarbage(to: 4)
         case .garbageOnSessionThenHang:
