@@ -149,6 +149,9 @@ public final class NSExtension: Sendable {
             } catch {
                 return .failure(error)
             }
+            // A cancellation that came before the broker had the request found nothing to
+            // cancel; the task is still cancelled, so cancel the request now.
+            if Task.isCancelled { broker.cancel(requestID) }
             return .success(await outcome.value())
         } onCancel: {
             broker.cancel(requestID)

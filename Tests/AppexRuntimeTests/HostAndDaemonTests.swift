@@ -53,6 +53,20 @@ import Testing
         await world.expectNothingLeaked(since: baseline)
     }
 
+    @Test func aTaskCancelledBeforeItsRequestBeganCancelsIt() async throws {
+        try world.install("neverAnswers")
+        let silent = try await world.extension("neverAnswers")
+        let baseline = world.baseline()
+        let task = Task {
+            // Cancelled before the request exists: its cancellation handler runs first.
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await silent.request(withInputItems: [textItem("hello")])
+        }
+        let outcome = try await bounded { try await task.value }
+        #expect(outcome.cancellationError?.code == CocoaError.userCancelled.rawValue, "\(outcome)")
+        await world.expectNothingLeaked(since: baseline)
+    }
+
     @Test func aHostKilledMidRequestTakesItsExtensionProcessWithIt() async throws {
         try world.install("neverAnswers")
         let daemons = world.daemons()
