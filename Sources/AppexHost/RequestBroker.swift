@@ -35,7 +35,8 @@ final class RequestBroker: Sendable {
         /// Open sessions that take no new request: appexd asked to close them, or said
         /// their process ended.
         var retired: Set<UInt64> = []
-        /// Every session this host has opened, including closed ones.
+        /// The sessions this host has opened: the open ones, and closed ones while a
+        /// `BeginRequest` is in flight, whose answer may still name one.
         var openedSessions: Set<UInt64> = []
         /// Requests waiting for a session another request's answer opened, by session.
         var sessionWaiters: [UInt64: [CheckedContinuation<Void, Never>]] = [:]
@@ -108,6 +109,7 @@ final class RequestBroker: Sendable {
         let (target, waiters) = state.withLock { state -> (HostSession?, [CheckedContinuation<Void, Never>]) in
             var waiters: [CheckedContinuation<Void, Never>] = []
             if let session { waiters = opened(started.sessionID, session, in: &state) }
+            defer { forgetClosedSessions(in: &state) }
             guard state.requests[requestID]?.lifecycle.started(session: started.sessionID) == true else { return (nil, waiters) }
             state.requests[requestID]?.pid = started.pid
             return (state.sessions[started.sessionID], waiters)
@@ -168,6 +170,17 @@ final class RequestBroker: Sendable {
         state.openedSessions.insert(id)
         return state.sessionWaiters.removeValue(forKey: id) ?? []
     }
+
+    /// Forgets closed sessions once no request waits for appexd's answer to its
+    /// `BeginRequest`, since only such an answer could name one; so a host that runs for
+    /// days doesn't keep every session it ever had.
+    private func forgetClosedSessions(in state: inout State) {
+        guard !state.requests.values.contains(where: { $0.lifecycle.phase == .starting }) else { return }
+        state.openedSessions.formIntersection(state.sessions.keys)
+    }
+
+    /// How many sessions this host remembers having opened, for tests.
+    var rememberedSessionCount: Int { state.withLock { $0.openedSessions.count } }
 
     /// Waits until session `id` has been opened here. appexd answers a client's requests in
     /// order, so the answer that opened a session arrives before any that reuses it; but the
@@ -244,6 +257,7 @@ final class RequestBroker: Sendable {
         let closures = state.withLock { state -> [(UUID, RequestLifecycle.SessionClosure)] in
             state.sessions[session] = nil
             state.retired.remove(session)
+            forgetClosedSessions(in: &state)
             return state.requests.keys.filter { state.requests[$0]!.lifecycle.session == session }.map { requestID in
                 (requestID, state.requests[requestID]!.lifecycle.sessionClosed())
             }

@@ -1,4 +1,4 @@
-import AppexHost
+@testable import AppexHost
 import AppexItems
 import AppexTesting
 import AppexWire
@@ -81,5 +81,7 @@ import Testing
         #expect(await eventually { completed.withLock { $0.contains(second) } })
         await world.expectNothingLeaked(since: baseline)
         #expect(!world.daemonLog.contains("did not close the idle session"), "\(world.daemonLog)")
+        #expect(await eventually { RequestBroker.existing(home: self.world.test.home)?.rememberedSessionCount == 0 },
+                "the host forgets the sessions it closed")
     }
 }
