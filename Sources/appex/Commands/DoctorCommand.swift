@@ -94,7 +94,7 @@ enum DoctorChecks {
         case .failure(let unavailable):
             add("Runtime", "memory hard limit", .unavailable, "no memory cgroup can be made (\(unavailable.reason)); only the footprint watch applies")
         }
-        add("Runtime", "address-space limit", .ok, "RLIMIT_AS of each extension at its memory cgroup's limit plus 4 GiB: a coarse backstop against mapping tens of GiB where no cgroup holds it")
+        add("Runtime", "address-space limit", .ok, "RLIMIT_AS of each extension at its hard memory limit (its point's limit and a quarter) plus 4 GiB for code, stacks and malloc arenas: a coarse backstop against mapping tens of GiB where no cgroup holds it")
         add("Runtime", "deadlines", .ok, "launch (check-in) 1 s by default, request deadlines per point, idle grace per point; see docs/runtime.md")
         add("Sandbox", "layers", .unavailable, "no sandbox layer is applied yet: Landlock, seccomp, namespaces, rlimits and the pids cgroup arrive with the sandbox work")
         return checks
