@@ -40,6 +40,7 @@ var package = Package(
         .library(name: "AppexWire", targets: ["AppexWire"]),
         .library(name: "AppexSystem", targets: ["AppexSystem"]),
         .library(name: "AppexIPC", targets: ["AppexIPC"]),
+        .library(name: "AppexSandbox", targets: ["AppexSandbox"]),
         .library(name: "AppexHost", targets: ["AppexHost"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
         .library(name: "AppexItems", targets: ["AppexItems"]),
@@ -62,6 +63,7 @@ var package = Package(
         .target(name: "CAppexSystem"),
         .target(name: "AppexSystem", dependencies: ["CAppexSystem"]),
         .target(name: "AppexIPC", dependencies: ["AppexWire", "AppexSystem"]),
+        .target(name: "AppexSandbox", dependencies: ["AppexSystem"]),
         .target(name: "AppexSession", dependencies: ["AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexHost", dependencies: ["AppexCore", "AppexIPC", "AppexItems", "AppexSession"]),
         .target(name: "AppexKit", dependencies: ["AppexCore", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
@@ -91,7 +93,7 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexItems", "AppexWire", "appexd",
+                "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexItems", "AppexSandbox", "AppexWire", "appexd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
@@ -105,6 +107,7 @@ var package = Package(
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems"]),
         .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexTesting"]),
+        .testTarget(name: "AppexSandboxTests", dependencies: ["AppexSandbox", "AppexSystem", "AppexTesting"]),
         // An extension that misbehaves on purpose, for the runtime's fault tests. Every build
         // builds it, and the tests find it beside themselves; it is not a dependency of the
         // test target, since its static-stdlib link flags would reach the test bundle's link.

@@ -27,10 +27,12 @@ public struct ProcessLaunch: Sendable {
     /// The child's address-space limit (RLIMIT_AS, soft and hard) in bytes; nil keeps this
     /// process's.
     public var addressSpaceLimit: UInt64?
+    /// The sandbox the child applies to itself before exec, or nil for none.
+    public var restrictions: ProcessRestrictions?
 
     public init(executable: String, arguments: [String] = [], environment: [String: String] = [:],
                 descriptors: [(FileDescriptor, Int32)] = [], directory: String? = nil, diesWithParent: Bool = false,
-                addressSpaceLimit: UInt64? = nil) {
+                addressSpaceLimit: UInt64? = nil, restrictions: ProcessRestrictions? = nil) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
@@ -38,14 +40,17 @@ public struct ProcessLaunch: Sendable {
         self.directory = directory
         self.diesWithParent = diesWithParent
         self.addressSpaceLimit = addressSpaceLimit
+        self.restrictions = restrictions
     }
 
-    /// Forks and executes. Returns once the child has executed, or throws the exec's error
-    /// (such as ENOENT) with no process left behind.
+    /// Forks and executes. Returns once the child has executed, or throws the error of the
+    /// step that failed (the exec's, such as ENOENT, or a sandbox layer's, named by the
+    /// error's operation) with no process left behind.
     public func spawn() throws(SystemError) -> ProcessDescriptor {
         var pidfd: Int32 = -1
-        let pid = withCArguments { path, argv, envp, options in appex_spawn(path, argv, envp, &options, &pidfd) }
-        guard pid > 0 else { throw SystemError("spawn", subject: executable) }
+        var failedStep: Int32 = 0
+        let pid = withCArguments { path, argv, envp, options in appex_spawn(path, argv, envp, &options, &pidfd, &failedStep) }
+        guard pid > 0 else { throw SystemError(ProcessRestrictions.stepName(failedStep), subject: executable) }
         return ProcessDescriptor(processID: pid, owning: FileDescriptor(owning: pidfd))
     }
 
@@ -74,9 +79,15 @@ public struct ProcessLaunch: Sendable {
                 var options = appex_spawn_options(
                     fds: fds.baseAddress, targets: targets.baseAddress, fdCount: Int32(fds.count),
                     directory: cDirectory, dieWithParent: diesWithParent ? 1 : 0,
-                    addressSpaceLimit: addressSpaceLimit ?? 0
+                    addressSpaceLimit: addressSpaceLimit ?? 0, sandbox: nil
                 )
-                return body(executable, argv, envp, &options)
+                guard let restrictions else { return body(executable, argv, envp, &options) }
+                return restrictions.withC { sandbox in
+                    withUnsafePointer(to: &sandbox) { sandbox in
+                        options.sandbox = sandbox
+                        return body(executable, argv, envp, &options)
+                    }
+                }
             }
         }
     }

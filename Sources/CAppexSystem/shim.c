@@ -150,6 +150,7 @@ int appex_memfd_seal(int fd) {
 static void appex_child(const char *path, char *const argv[], char *const envp[],
                         const appex_spawn_options *options, pid_t parent, int errorPipe) {
     int error = 0;
+    int step = APPEX_SPAWN_STEP_EXEC;
     if (options->dieWithParent) {
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent) goto fail;
     }
@@ -158,6 +159,9 @@ static void appex_child(const char *path, char *const argv[], char *const envp[]
         struct rlimit limit = { (rlim_t)options->addressSpaceLimit, (rlim_t)options->addressSpaceLimit };
         if (setrlimit(RLIMIT_AS, &limit) < 0) goto fail;
     }
+    // Before the descriptors move: the sandbox opens its rule paths (and /dev/null is
+    // opened below under its rules, which must allow it).
+    if (options->sandbox && appex_sandbox_apply(options->sandbox, &step) < 0) goto fail;
 
     sigset_t none;
     sigemptyset(&none);
@@ -210,10 +214,12 @@ static void appex_child(const char *path, char *const argv[], char *const envp[]
     syscall(SYS_close_range, (unsigned)errorPipe + 1, ~0U, 0);
 
     if (options->directory && chdir(options->directory) < 0) goto fail;
+    if (options->sandbox && options->sandbox->seccompBaseline && appex_sandbox_apply_seccomp(&step) < 0) goto fail;
     execve(path, argv, envp);
 fail:
     error = errno;
-    while (write(errorPipe, &error, sizeof(error)) < 0 && errno == EINTR) {}
+    int report[2] = { error, step };
+    while (write(errorPipe, report, sizeof(report)) < 0 && errno == EINTR) {}
     _exit(127);
 }
 
@@ -245,7 +251,7 @@ static int appex_spawn_child(void *raw) {
 /// `appex_child`, with every signal blocked until it has reset all dispositions, so no
 /// handler of the daemon's runs on the shared memory.
 pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
-                  const appex_spawn_options *options, int *pidfd) {
+                  const appex_spawn_options *options, int *pidfd, int *failedStep) {
     int errorPipe[2];
     if (pipe2(errorPipe, O_CLOEXEC) < 0) return -1;
     void *stack = mmap(NULL, APPEX_SPAWN_STACK_SIZE, PROT_READ | PROT_WRITE,
@@ -279,16 +285,18 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
         errno = cloneError;
         return -1;
     }
-    // The child has exec'd (the pipe's end closed with it) or written its errno and exited.
-    int childError = 0;
+    // The child has exec'd (the pipe's end closed with it) or written its errno and the
+    // failed step, and exited.
+    int report[2] = { 0, APPEX_SPAWN_STEP_EXEC };
     ssize_t got;
     do {
-        got = read(errorPipe[0], &childError, sizeof(childError));
+        got = read(errorPipe[0], report, sizeof(report));
     } while (got < 0 && errno == EINTR);
     close(errorPipe[0]);
     if (got > 0) {
         while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
-        errno = childError;
+        *failedStep = report[1];
+        errno = report[0];
         return -1;
     }
     *pidfd = appex_pidfd_open(child);

@@ -52,6 +52,54 @@ int appex_memfd_create(const char *name);
 /// Seals a memory file against any further change of size or content.
 int appex_memfd_seal(int fd);
 
+/// The sandbox a spawned child applies to itself between fork and exec, in this order:
+/// no_new_privs, the resource limits, Landlock (if `landlockABI` > 0), and last, just
+/// before exec, the seccomp baseline (if `seccompBaseline`). It holds no policy: the
+/// caller says exactly what is allowed.
+typedef struct {
+    /// Resource limits (RLIMIT_*), soft and hard alike.
+    const int *limitResources;
+    const unsigned long long *limitValues;
+    int limitCount;
+    /// The Landlock ABI to speak, as `appex_landlock_abi` reports it; 0 applies no Landlock.
+    int landlockABI;
+    /// The filesystem rights the ruleset handles, so refuses unless a rule grants them.
+    unsigned long long handledFilesystem;
+    /// The network rights it handles (ABI 4): TCP bind and connect.
+    unsigned long long handledNetwork;
+    /// What it scopes to the sandbox (ABI 6): abstract Unix sockets and signals.
+    unsigned long long scopes;
+    /// Rules: the rights granted beneath each path. A path that doesn't exist is skipped;
+    /// on a file that is not a directory, only the file rights apply.
+    const char *const *rulePaths;
+    const unsigned long long *ruleAccess;
+    int ruleCount;
+    /// Install the seccomp baseline (appex_sandbox.c lists what it refuses).
+    int seccompBaseline;
+} appex_sandbox;
+
+/// The step of a spawn that failed, for the error message.
+enum {
+    APPEX_SPAWN_STEP_EXEC = 0,
+    APPEX_SPAWN_STEP_NO_NEW_PRIVILEGES = 1,
+    APPEX_SPAWN_STEP_RESOURCE_LIMIT = 2,
+    APPEX_SPAWN_STEP_LANDLOCK = 3,
+    APPEX_SPAWN_STEP_SECCOMP = 4,
+};
+
+/// The Landlock ABI version the kernel offers, or -1 (errno ENOSYS or EOPNOTSUPP) if none.
+int appex_landlock_abi(void);
+
+/// 1 if the kernel filters system calls with seccomp, else 0.
+int appex_seccomp_available(void);
+
+/// Applies no_new_privs, the limits and Landlock to the calling process. For the spawned
+/// child; `*failedStep` names the step that failed.
+int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep);
+
+/// Installs the seccomp baseline in the calling process.
+int appex_sandbox_apply_seccomp(int *failedStep);
+
 /// What a child is given between fork and exec.
 typedef struct {
     /// Descriptors to install in the child: `fds[i]` becomes descriptor `targets[i]`.
@@ -64,14 +112,17 @@ typedef struct {
     int dieWithParent;
     /// The child's RLIMIT_AS, soft and hard, in bytes; 0 leaves it as inherited.
     unsigned long long addressSpaceLimit;
+    /// The sandbox the child applies to itself, or NULL.
+    const appex_sandbox *sandbox;
 } appex_spawn_options;
 
 /// Starts `path` as a new process in its own session, with exactly the descriptors the
 /// options name (every other descriptor is closed), default signal handling and an empty
-/// signal mask. Returns its pid and sets `*pidfd`. If exec fails, returns -1 with the
-/// child's errno, and no process is left behind.
+/// signal mask. Returns its pid and sets `*pidfd`. If exec or the sandbox fails, returns
+/// -1 with the child's errno and the failed step in `*failedStep`, and no process is left
+/// behind.
 pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
-                  const appex_spawn_options *options, int *pidfd);
+                  const appex_spawn_options *options, int *pidfd, int *failedStep);
 
 /// Like appex_spawn, but the new process is a grandchild in its own session, so it is
 /// nobody's child here and outlives this process: a daemon started on demand.

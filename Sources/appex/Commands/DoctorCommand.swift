@@ -1,6 +1,7 @@
 import AppexCore
 import AppexHost
 import AppexRegistry
+import AppexSandbox
 import AppexSystem
 import AppexWire
 import ArgumentParser
@@ -96,7 +97,17 @@ enum DoctorChecks {
         }
         add("Runtime", "address-space limit", .ok, "RLIMIT_AS of each extension at its hard memory limit (its point's limit and a quarter) plus 4 GiB for code, stacks and malloc arenas: a coarse backstop against mapping tens of GiB where no cgroup holds it")
         add("Runtime", "deadlines", .ok, "launch (check-in) 1 s by default, request deadlines per point, idle grace per point; see docs/runtime.md")
-        add("Sandbox", "layers", .unavailable, "no sandbox layer is applied yet: Landlock, seccomp, namespaces, rlimits and the pids cgroup arrive with the sandbox work")
+        let sandbox = Sandbox()
+        for layer in sandbox.layers {
+            switch layer.state {
+            case .active(let detail): add("Sandbox", layer.kind.rawValue, .ok, "the kernel offers it: \(detail)")
+            case .unavailable(let reason): add("Sandbox", layer.kind.rawValue, .unavailable, reason)
+            }
+        }
+        add("Sandbox", "strict mode", .ok, sandbox.isStrict
+            ? "APPEX_SANDBOX=strict: a launch fails if a layer is missing"
+            : "off: a missing layer is reported, not an error (APPEX_SANDBOX=strict makes it one)")
+        add("Sandbox", "extensions", .unavailable, "appexd does not apply the sandbox to extensions yet; user, pid and network namespaces and the pids cgroup are not built yet")
         return checks
     }
 }

@@ -1,0 +1,124 @@
+public import AppexSystem
+import Foundation
+
+/// The launcher: applies a ``SandboxProfile`` to a process it spawns, with every layer this
+/// kernel offers, between fork and exec. It holds no policy; the profile says what is
+/// allowed. A layer the kernel lacks is listed in ``layers`` and, with `APPEX_SANDBOX=strict`,
+/// makes every launch fail.
+///
+/// ```swift
+/// let profile = SandboxProfile(executable: SandboxProfile.systemExecutable + [bundle],
+///                              readOnly: SandboxProfile.systemReadOnly,
+///                              readWrite: SandboxProfile.systemReadWrite + [container])
+/// let process = try Sandbox().spawn(launch, profile: profile)
+/// ```
+public struct Sandbox: Sendable {
+    /// What the kernel offers.
+    public struct KernelSupport: Sendable, Hashable {
+        /// The Landlock ABI, or nil without Landlock.
+        public var landlockABI: Int?
+        public var seccomp: Bool
+
+        public init(landlockABI: Int?, seccomp: Bool) {
+            self.landlockABI = landlockABI
+            self.seccomp = seccomp
+        }
+
+        /// This machine's, probed from the kernel.
+        public static var current: KernelSupport {
+            KernelSupport(landlockABI: LandlockRuleset.kernelABI, seccomp: ProcessRestrictions.seccompIsAvailable)
+        }
+    }
+
+    public var kernel: KernelSupport
+    /// Whether a missing layer fails the launch instead of being reported.
+    public var isStrict: Bool
+
+    /// The setting that makes a missing layer an error: `APPEX_SANDBOX=strict`.
+    public static let strictSetting = (name: "APPEX_SANDBOX", value: "strict")
+
+    /// A launcher for `kernel`, strict as `isStrict` says, or else as the environment's
+    /// `APPEX_SANDBOX` says.
+    public init(kernel: KernelSupport = .current, isStrict: Bool? = nil) {
+        self.kernel = kernel
+        self.isStrict = isStrict ?? (ProcessInfo.processInfo.environment[Self.strictSetting.name] == Self.strictSetting.value)
+    }
+
+    /// Every layer, in the order applied, with its state on this kernel.
+    public var layers: [SandboxLayer] {
+        let abi = kernel.landlockABI ?? 0
+        func landlock(_ kind: SandboxLayer.Kind, from needed: Int, what: String) -> SandboxLayer {
+            if abi >= needed { return SandboxLayer(kind: kind, state: .active(detail: "Landlock ABI \(abi)")) }
+            let reason = kernel.landlockABI == nil
+                ? "the kernel has no Landlock, or it is disabled at boot (lsm=)"
+                : "\(what) needs Landlock ABI \(needed); this kernel has \(abi)"
+            return SandboxLayer(kind: kind, state: .unavailable(reason: reason))
+        }
+        return [
+            SandboxLayer(kind: .noNewPrivileges, state: .active(detail: "prctl(PR_SET_NO_NEW_PRIVS)")),
+            SandboxLayer(kind: .resourceLimits, state: .active(detail: "open files, core dumps")),
+            landlock(.landlockFilesystem, from: 1, what: "file access control"),
+            landlock(.landlockNetwork, from: 4, what: "TCP control"),
+            landlock(.landlockScopes, from: 6, what: "scoping signals and abstract sockets"),
+            SandboxLayer(kind: .seccomp, state: kernel.seccomp
+                ? .active(detail: "refuses ptrace, mount, kernel modules, bpf, keyrings, namespaces, …")
+                : .unavailable(reason: "the kernel was built without seccomp filtering")),
+        ]
+    }
+
+    /// The layers this kernel lacks.
+    public var missingLayers: [SandboxLayer] { layers.filter { !$0.isActive } }
+
+    /// The kernel's restrictions that carry out `profile` with the layers this kernel has.
+    /// Throws in strict mode if any layer is missing.
+    public func restrictions(for profile: SandboxProfile) throws(SandboxError) -> ProcessRestrictions {
+        if isStrict, !missingLayers.isEmpty { throw .missingLayers(missingLayers) }
+        var restrictions = ProcessRestrictions(
+            resourceLimits: [Int32(RLIMIT_NOFILE.rawValue): profile.openFiles, Int32(RLIMIT_CORE.rawValue): profile.coreDumps ? UInt64.max : 0],
+            seccompBaseline: kernel.seccomp)
+        if let abi = kernel.landlockABI, abi >= 1 {
+            let known = LandlockRuleset.FilesystemAccess.known(by: abi)
+            let runnable: LandlockRuleset.FilesystemAccess = [.execute, .readFile, .readDirectory]
+            let writable = LandlockRuleset.FilesystemAccess.read.union(.write).intersection(known)
+            var rules = profile.executable.map { LandlockRuleset.Rule($0, runnable) }
+            rules += profile.readOnly.map { LandlockRuleset.Rule($0, .read) }
+            rules += profile.readWrite.map { LandlockRuleset.Rule($0, writable) }
+            restrictions.landlock = LandlockRuleset(
+                abi: abi, handledFilesystem: known,
+                handledNetwork: abi >= 4 ? (profile.mayConnect ? [.bindTCP] : [.bindTCP, .connectTCP]) : [],
+                scopes: abi >= 6 ? [.abstractUnixSockets, .signals] : [],
+                rules: rules)
+        }
+        return restrictions
+    }
+
+    /// Spawns `launch` with `profile` applied, or throws what stopped it: a missing layer in
+    /// strict mode, or the step that failed.
+    public func spawn(_ launch: ProcessLaunch, profile: SandboxProfile) throws(SandboxError) -> ProcessDescriptor {
+        var launch = launch
+        launch.restrictions = try restrictions(for: profile)
+        do {
+            return try launch.spawn()
+        } catch {
+            throw .spawnFailed(error)
+        }
+    }
+}
+
+/// Why a sandboxed launch failed.
+public enum SandboxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `APPEX_SANDBOX=strict` is set and the kernel lacks these layers.
+    case missingLayers([SandboxLayer])
+    /// The spawn failed: exec, or applying a layer (the error's operation names which).
+    case spawnFailed(SystemError)
+
+    public var description: String {
+        switch self {
+        case .missingLayers(let layers):
+            "the sandbox is incomplete on this kernel: \(layers.map(\.description).joined(separator: "; ")). "
+                + "\(Sandbox.strictSetting.name)=\(Sandbox.strictSetting.value) makes that an error; unset it to run with the layers there are, or use a kernel with them"
+        case .spawnFailed(let error):
+            "the sandboxed launch failed: \(error)"
+        }
+    }
+}

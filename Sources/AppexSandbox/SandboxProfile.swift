@@ -1,0 +1,37 @@
+/// What one sandboxed process may do, as appexd decides it for an extension from its bundle,
+/// its entitlements and its point: the paths it may read, run and write, whether it may
+/// open TCP connections, and its resource limits. ``Sandbox`` applies it; the profile holds
+/// the whole policy, and the launcher none.
+public struct SandboxProfile: Sendable, Hashable {
+    /// Paths whose files it may read and run: its bundle, the system's libraries.
+    public var executable: [String]
+    /// Paths it may read, but not run.
+    public var readOnly: [String]
+    /// Paths it may read and change, but not run from: its container, its app groups'
+    /// containers, its tmp, and devices such as /dev/null.
+    public var readWrite: [String]
+    /// Whether it may connect to TCP servers (the `com.apple.security.network.client`
+    /// entitlement). Binding a TCP port is never allowed.
+    public var mayConnect: Bool
+    /// The most descriptors it may have open (RLIMIT_NOFILE).
+    public var openFiles: UInt64
+    /// Whether it may write core dumps (RLIMIT_CORE); they would hold the user's data.
+    public var coreDumps: Bool
+
+    public init(executable: [String] = [], readOnly: [String] = [], readWrite: [String] = [], mayConnect: Bool = false,
+                openFiles: UInt64 = 1024, coreDumps: Bool = false) {
+        self.executable = executable
+        self.readOnly = readOnly
+        self.readWrite = readWrite
+        self.mayConnect = mayConnect
+        self.openFiles = openFiles
+        self.coreDumps = coreDumps
+    }
+
+    /// The system paths every dynamically linked program needs to start and run: the
+    /// libraries and the loader's cache, read and run; the rest of /etc it reads (time
+    /// zones, locales); the harmless devices; and its own /proc entry.
+    public static let systemExecutable = ["/usr", "/bin", "/lib", "/lib64", "/sbin", "/opt"]
+    public static let systemReadOnly = ["/etc", "/proc/self", "/dev/urandom", "/dev/random", "/dev/zero"]
+    public static let systemReadWrite = ["/dev/null"]
+}

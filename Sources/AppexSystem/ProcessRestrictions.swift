@@ -1,0 +1,65 @@
+import CAppexSystem
+import Glibc
+
+/// What a spawned process may do, in the kernel's terms: resource limits, a Landlock ruleset
+/// and the seccomp baseline. The child applies them to itself between fork and exec
+/// (`appex_sandbox_apply`), and the spawn fails, saying which step, if any can't be applied.
+///
+/// It holds no policy: AppexSandbox's `SandboxProfile` decides what to allow and builds one.
+public struct ProcessRestrictions: Sendable, Hashable {
+    /// Resource limits, soft and hard alike, by `RLIMIT_*` number.
+    public var resourceLimits: [Int32: UInt64]
+    /// The Landlock ruleset, or nil for none.
+    public var landlock: LandlockRuleset?
+    /// Whether to install the seccomp baseline, which refuses debugging other processes,
+    /// mounting, loading kernel code, keyrings, clock changes and new namespaces.
+    public var seccompBaseline: Bool
+
+    public init(resourceLimits: [Int32: UInt64] = [:], landlock: LandlockRuleset? = nil, seccompBaseline: Bool = false) {
+        self.resourceLimits = resourceLimits
+        self.landlock = landlock
+        self.seccompBaseline = seccompBaseline
+    }
+
+    /// Whether this kernel filters system calls with seccomp.
+    public static var seccompIsAvailable: Bool { appex_seccomp_available() == 1 }
+
+    /// Calls `body` with the C form, valid only during the call.
+    func withC<T>(_ body: (inout appex_sandbox) -> T) -> T {
+        let resources = resourceLimits.keys.sorted()
+        let values = resources.map { CUnsignedLongLong(resourceLimits[$0]!) }
+        let rules = landlock?.rules ?? []
+        let paths = rules.map { strdup($0.path) }
+        defer { paths.forEach { free($0) } }
+        let access = rules.map { CUnsignedLongLong($0.access.rawValue) }
+        let cResources = resources.map { CInt($0) }
+        return cResources.withUnsafeBufferPointer { cResources in
+            values.withUnsafeBufferPointer { values in
+                paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { paths in
+                    access.withUnsafeBufferPointer { access in
+                        var sandbox = appex_sandbox(
+                            limitResources: cResources.baseAddress, limitValues: values.baseAddress, limitCount: CInt(values.count),
+                            landlockABI: CInt(landlock?.abi ?? 0),
+                            handledFilesystem: CUnsignedLongLong(landlock?.handledFilesystem.rawValue ?? 0),
+                            handledNetwork: CUnsignedLongLong(landlock?.handledNetwork.rawValue ?? 0),
+                            scopes: CUnsignedLongLong(landlock?.scopes.rawValue ?? 0),
+                            rulePaths: paths.baseAddress, ruleAccess: access.baseAddress, ruleCount: CInt(rules.count),
+                            seccompBaseline: seccompBaseline ? 1 : 0)
+                        return body(&sandbox)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The name of the step `appex_spawn` reports as failed.
+    static func stepName(_ step: CInt) -> String {
+        switch step {
+        case CInt(APPEX_SPAWN_STEP_NO_NEW_PRIVILEGES): "no_new_privs"
+        case CInt(APPEX_SPAWN_STEP_RESOURCE_LIMIT): "setrlimit"
+        case CInt(APPEX_SPAWN_STEP_LANDLOCK): "landlock"
+        case CInt(APPEX_SPAWN_STEP_SECCOMP): "seccomp"
+        default: "spawn"
+        }
+    }
+}

@@ -1,0 +1,196 @@
+// The sandbox layers a spawned child applies to itself between fork and exec: no_new_privs,
+// resource limits, Landlock and a seccomp baseline. No policy lives here: the caller says
+// what is allowed (appex_sandbox), and this applies exactly that or fails.
+//
+// Everything here runs in the child of a clone(CLONE_VM), so it allocates nothing and calls
+// only async-signal-safe functions and raw system calls.
+#define _GNU_SOURCE
+#include "CAppexSystem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// The Landlock ruleset attributes up to ABI 6, which this machine's kernel headers (ABI 2)
+// predate: handled network access from ABI 4, scopes from ABI 6.
+struct appex_landlock_ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+};
+
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+
+int appex_landlock_abi(void) {
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return abi < 0 ? -1 : (int)abi;
+}
+
+int appex_seccomp_available(void) {
+    // PR_GET_SECCOMP answers 0 (no filter yet) or 2 (filtered) where seccomp is built in,
+    // and fails with EINVAL where it is not.
+    return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 ? 1 : 0;
+}
+
+/// The rights a rule on a file that is not a directory may grant (Landlock refuses the others).
+#define APPEX_LANDLOCK_FILE_RIGHTS \
+    (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | (1ULL << 14) | (1ULL << 15))
+
+static int appex_apply_landlock(const appex_sandbox *sandbox) {
+    struct appex_landlock_ruleset_attr attributes = {
+        .handled_access_fs = sandbox->handledFilesystem,
+        .handled_access_net = sandbox->handledNetwork,
+        .scoped = sandbox->scopes,
+    };
+    size_t size = sandbox->landlockABI >= 6 ? sizeof(attributes)
+                : sandbox->landlockABI >= 4 ? offsetof(struct appex_landlock_ruleset_attr, scoped)
+                : offsetof(struct appex_landlock_ruleset_attr, handled_access_net);
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, size, 0);
+    if (ruleset < 0) return -1;
+    for (int index = 0; index < sandbox->ruleCount; index++) {
+        int target = open(sandbox->rulePaths[index], O_PATH | O_CLOEXEC);
+        if (target < 0) {
+            // A path that doesn't exist grants nothing; any other failure is an error.
+            if (errno == ENOENT) continue;
+            goto fail;
+        }
+        struct stat status;
+        uint64_t access = sandbox->ruleAccess[index] & sandbox->handledFilesystem;
+        if (fstat(target, &status) < 0) {
+            close(target);
+            goto fail;
+        }
+        if (!S_ISDIR(status.st_mode)) access &= APPEX_LANDLOCK_FILE_RIGHTS;
+        struct landlock_path_beneath_attr beneath = { .allowed_access = access, .parent_fd = target };
+        long added = access == 0 ? 0 : syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
+        int error = errno;
+        close(target);
+        if (added < 0) {
+            errno = error;
+            goto fail;
+        }
+    }
+    if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) goto fail;
+    close(ruleset);
+    return 0;
+fail:;
+    int error = errno;
+    close(ruleset);
+    errno = error;
+    return -1;
+}
+
+#if defined(__x86_64__)
+#define APPEX_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define APPEX_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/// The system calls the baseline refuses with EPERM: debugging other processes, reaching
+/// into their memory or descriptors, mounting, loading code into the kernel, rebooting,
+/// changing the clock, keyrings, and making or joining namespaces.
+static const int appex_denied_calls[] = {
+    SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_pidfd_getfd, SYS_kcmp,
+    SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_fsopen, SYS_fsconfig, SYS_fsmount, SYS_fspick,
+    SYS_move_mount, SYS_open_tree, SYS_mount_setattr,
+    SYS_kexec_load, SYS_kexec_file_load, SYS_init_module, SYS_finit_module, SYS_delete_module,
+    SYS_bpf, SYS_perf_event_open, SYS_userfaultfd, SYS_open_by_handle_at, SYS_name_to_handle_at,
+    SYS_reboot, SYS_swapon, SYS_swapoff, SYS_acct, SYS_quotactl, SYS_syslog, SYS_vhangup,
+    SYS_settimeofday, SYS_clock_settime, SYS_adjtimex, SYS_clock_adjtime, SYS_sethostname, SYS_setdomainname,
+    SYS_keyctl, SYS_add_key, SYS_request_key,
+    SYS_unshare, SYS_setns,
+#ifdef SYS_iopl
+    SYS_iopl,
+#endif
+#ifdef SYS_ioperm
+    SYS_ioperm,
+#endif
+#ifdef SYS_uselib
+    SYS_uselib,
+#endif
+};
+
+#define APPEX_DENIED_COUNT (sizeof(appex_denied_calls) / sizeof(appex_denied_calls[0]))
+#define APPEX_NAMESPACE_FLAGS (CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
+
+static int appex_apply_seccomp(void) {
+#ifndef APPEX_AUDIT_ARCH
+    errno = ENOSYS;
+    return -1;
+#else
+    // The program, in order: check the architecture (3); load the call's number and refuse
+    // x32 calls (2); one test per denied call; clone3 (1); clone with a namespace flag (3);
+    // allow; then the two refusals the tests jump to.
+    enum { count = 3 + 2 + APPEX_DENIED_COUNT + 1 + 3 + 1 + 2 };
+    enum { refuseEPERM = count - 2, refuseENOSYS = count - 1 };
+    struct sock_filter program[count];
+    size_t at = 0;
+    // A jump from instruction `at` to `target`: BPF counts from the next instruction.
+#define APPEX_TO(target) ((unsigned char)((target) - at - 1))
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+    program[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, APPEX_AUDIT_ARCH, 1, 0);
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+    program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, APPEX_TO(refuseEPERM), 0);
+    at++;
+    for (size_t index = 0; index < APPEX_DENIED_COUNT; index++) {
+        program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)appex_denied_calls[index], APPEX_TO(refuseEPERM), 0);
+        at++;
+    }
+    // clone3 passes its flags in memory, which a filter can't read: ENOSYS, and the C
+    // library falls back to clone, whose flags are in a register.
+    program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, APPEX_TO(refuseENOSYS), 0);
+    at++;
+    // Not clone: skip the flag test, to the allow.
+    program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 2);
+    at++;
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+    program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, APPEX_NAMESPACE_FLAGS, APPEX_TO(refuseEPERM), 0);
+    at++;
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA));
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA));
+#undef APPEX_TO
+    if (at != count) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct sock_fprog filter = { .len = (unsigned short)count, .filter = program };
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter);
+#endif
+}
+
+int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep) {
+    *failedStep = APPEX_SPAWN_STEP_NO_NEW_PRIVILEGES;
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) return -1;
+    *failedStep = APPEX_SPAWN_STEP_RESOURCE_LIMIT;
+    for (int index = 0; index < sandbox->limitCount; index++) {
+        struct rlimit limit = { (rlim_t)sandbox->limitValues[index], (rlim_t)sandbox->limitValues[index] };
+        if (setrlimit(sandbox->limitResources[index], &limit) < 0) return -1;
+    }
+    if (sandbox->landlockABI > 0) {
+        *failedStep = APPEX_SPAWN_STEP_LANDLOCK;
+        if (appex_apply_landlock(sandbox) < 0) return -1;
+    }
+    *failedStep = APPEX_SPAWN_STEP_EXEC;
+    return 0;
+}
+
+int appex_sandbox_apply_seccomp(int *failedStep) {
+    *failedStep = APPEX_SPAWN_STEP_SECCOMP;
+    if (appex_apply_seccomp() < 0) return -1;
+    *failedStep = APPEX_SPAWN_STEP_EXEC;
+    return 0;
+}

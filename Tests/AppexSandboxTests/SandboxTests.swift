@@ -1,0 +1,146 @@
+import AppexSandbox
+import AppexSystem
+import AppexTesting
+import Foundation
+import Glibc
+import Testing
+
+/// The launcher on its own: programs run under a profile can do what it allows and nothing
+/// else, each layer checked by an attempt that must fail. On a kernel without a layer, the
+/// tests of that layer are skipped, and `aMissingLayerIsReported` says so.
+@Suite struct SandboxTests {
+    let kernel = Sandbox.KernelSupport.current
+
+    var hasLandlock: Bool { (kernel.landlockABI ?? 0) >= 1 }
+
+    @Test func theProcessRunsWithNoNewPrivilegesAndItsLimits() throws {
+        let run = try runShell("""
+            while read line; do case $line in NoNewPrivs*) echo "$line";; esac; done < /proc/$$/status
+            ulimit -c; ulimit -n
+            """, profile: testProfile())
+        #expect(run.status == .exited(0), "\(run.output)")
+        let lines = run.output.split(separator: "\n").map { $0.replacingOccurrences(of: "\t", with: " ") }
+        #expect(lines == ["NoNewPrivs: 1", "0", "1024"], "\(run.output)")
+    }
+
+    @Test(.enabled(if: Sandbox.KernelSupport.current.landlockABI != nil))
+    func filesOutsideTheProfileCantBeRead() throws {
+        let scratch = try TemporaryDirectory()
+        let outside = scratch.url.appendingPathComponent("outside.txt")
+        let allowed = scratch.url.appendingPathComponent("allowed")
+        try FileManager.default.createDirectory(at: allowed, withIntermediateDirectories: true)
+        try "secret".write(to: outside, atomically: true, encoding: .utf8)
+        try "shared".write(to: allowed.appendingPathComponent("in.txt"), atomically: true, encoding: .utf8)
+        let run = try runShell("cat \(allowed.path)/in.txt; echo; cat \(outside.path); ls \(NSHomeDirectory())",
+                               profile: testProfile(readOnly: [allowed.path]))
+        #expect(run.output.hasPrefix("shared\n"), "\(run.output)")
+        #expect(!run.output.contains("secret"), "\(run.output)")
+        #expect(run.output.contains("\(outside.path): Permission denied"), "\(run.output)")
+        #expect(run.output.contains("Permission denied"), "the home folder is closed too: \(run.output)")
+    }
+
+    @Test(.enabled(if: Sandbox.KernelSupport.current.landlockABI != nil))
+    func writesGoOnlyWhereTheProfileAllowsAndNothingThereRuns() throws {
+        let scratch = try TemporaryDirectory()
+        let container = scratch.url.appendingPathComponent("container")
+        let readable = scratch.url.appendingPathComponent("readable")
+        for folder in [container, readable] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let run = try runShell("""
+            echo kept > \(container.path)/note.txt && echo wrote-container
+            echo lost > \(readable.path)/note.txt || echo refused-readable
+            echo lost > \(scratch.url.path)/note.txt || echo refused-outside
+            cp /bin/true \(container.path)/tool && \(container.path)/tool || echo refused-run
+            """, profile: testProfile(readWrite: [container.path], readOnly: [readable.path]))
+        #expect(run.output.contains("wrote-container"), "\(run.output)")
+        #expect(run.output.contains("refused-readable"), "\(run.output)")
+        #expect(run.output.contains("refused-outside"), "\(run.output)")
+        #expect(run.output.contains("refused-run"), "writable folders are not executable: \(run.output)")
+        #expect(try String(contentsOf: container.appendingPathComponent("note.txt"), encoding: .utf8) == "kept\n")
+        #expect(!FileManager.default.fileExists(atPath: readable.appendingPathComponent("note.txt").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("note.txt").path))
+    }
+
+    @Test(.enabled(if: (Sandbox.KernelSupport.current.landlockABI ?? 0) >= 4), arguments: [false, true])
+    func tcpConnectionsNeedTheNetworkEntitlement(mayConnect: Bool) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        _ = listen(listener, 4)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = UInt16(bigEndian: address.sin_port)
+        let run = try runPython("""
+            import socket
+            try:
+                socket.create_connection(("127.0.0.1", \(port)), timeout=5).close()
+                print("connected")
+            except OSError as error:
+                print("refused", error.errno)
+            try:
+                socket.socket().bind(("127.0.0.1", 0))
+                print("bound")
+            except OSError as error:
+                print("bind refused", error.errno)
+            """, profile: testProfile(mayConnect: mayConnect))
+        #expect(run.output.contains(mayConnect ? "connected" : "refused \(EACCES)"), "\(run.output)")
+        #expect(run.output.contains("bind refused \(EACCES)"), "no extension listens: \(run.output)")
+    }
+
+    @Test(.enabled(if: Sandbox.KernelSupport.current.seccomp))
+    func theSeccompBaselineRefusesDebuggingMountingAndNamespaces() throws {
+        let run = try runPython("""
+            import ctypes, os
+            libc = ctypes.CDLL(None, use_errno=True)
+            def attempt(name, result):
+                print(name, "refused" if result == -1 and ctypes.get_errno() == \(EPERM) else "allowed")
+            attempt("ptrace", libc.ptrace(16, os.getppid(), 0, 0))
+            attempt("unshare", libc.unshare(0x10000000))
+            attempt("mount", libc.mount(b"none", b"/tmp", b"tmpfs", 0, None))
+            print("getpid", "allowed" if libc.getpid() == os.getpid() else "broken")
+            """, profile: testProfile())
+        #expect(run.status == .exited(0), "\(run.output)")
+        #expect(run.output == "ptrace refused\nunshare refused\nmount refused\ngetpid allowed\n", "\(run.output)")
+    }
+
+    @Test(.enabled(if: (Sandbox.KernelSupport.current.landlockABI ?? 0) >= 6))
+    func signalsCantReachProcessesOutsideTheSandbox() throws {
+        let run = try runShell("kill -0 \(getpid()) && echo reached || echo refused; kill -0 $$ && echo itself",
+                               profile: testProfile())
+        #expect(run.output.contains("refused"), "\(run.output)")
+        #expect(run.output.contains("itself"), "\(run.output)")
+    }
+
+    @Test func aMissingLayerIsReportedAndStrictModeRefusesToLaunch() throws {
+        let bare = Sandbox.KernelSupport(landlockABI: nil, seccomp: false)
+        let lenient = Sandbox(kernel: bare, isStrict: false)
+        #expect(lenient.missingLayers.map(\.kind) == [.landlockFilesystem, .landlockNetwork, .landlockScopes, .seccomp])
+        #expect(lenient.missingLayers.allSatisfy { "\($0)".contains("unavailable (") })
+        let restrictions = try lenient.restrictions(for: testProfile())
+        #expect(restrictions.landlock == nil && !restrictions.seccompBaseline)
+
+        let strict = Sandbox(kernel: bare, isStrict: true)
+        #expect(throws: SandboxError.self) { try strict.restrictions(for: testProfile()) }
+        do {
+            _ = try strict.restrictions(for: testProfile())
+        } catch {
+            #expect("\(error)".contains("APPEX_SANDBOX=strict"), "\(error)")
+        }
+
+        let older = Sandbox(kernel: Sandbox.KernelSupport(landlockABI: 3, seccomp: true), isStrict: false)
+        #expect(older.missingLayers.map(\.kind) == [.landlockNetwork, .landlockScopes])
+        #expect("\(older.missingLayers[0])".contains("needs Landlock ABI 4; this kernel has 3"))
+    }
+
+    @Test func aLayerThatCantBeAppliedFailsTheSpawnAndSaysWhich() throws {
+        // A ruleset that handles a right the kernel doesn't know: Landlock refuses it.
+        var restrictions = ProcessRestrictions()
+        restrictions.landlock = LandlockRuleset(abi: 1, handledFilesystem: LandlockRuleset.FilesystemAccess(rawValue: 1 << 40))
+        let launch = ProcessLaunch(executable: "/bin/true", restrictions: restrictions)
+        let error = #expect(throws: SystemError.self) { try launch.spawn() }
+        #expect(error?.operation == "landlock", "\(String(describing: error))")
+        #expect(error?.errno == EINVAL)
+    }
+}
