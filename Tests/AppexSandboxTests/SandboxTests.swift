@@ -144,3 +144,22 @@ import Testing
         #expect(error?.errno == EINVAL)
     }
 }
+
+/// A file outside the profile that the sandboxed process is handed as a descriptor.
+@Suite struct HandedDescriptorTests {
+    @Test(.enabled(if: Sandbox.KernelSupport.current.landlockABI != nil))
+    func aDescriptorHandedInIsReadableAndItsPathStaysClosed() throws {
+        let scratch = try TemporaryDirectory()
+        let file = scratch.url.appendingPathComponent("picked.txt")
+        try "picked by the user\n".write(to: file, atomically: true, encoding: .utf8)
+        let descriptor = try FileDescriptor.open(file.path, flags: O_RDONLY | O_CLOEXEC)
+        defer { descriptor.close() }
+        let run = try runSandboxed(
+            ["/bin/sh", "-c", "read line <&3 && echo \"fd: $line\"; read line < /proc/$$/fd/3 && echo \"link: $line\" || echo link-refused; read line < \(file.path) || echo path-refused"],
+            profile: testProfile(), descriptors: [(descriptor, 3)])
+        #expect(run.output.contains("fd: picked by the user"), "\(run.output)")
+        #expect(run.output.contains("path-refused"), "\(run.output)")
+        // Reopening it through /proc reaches the file by its path again, which Landlock checks.
+        #expect(run.output.contains("link-refused"), "\(run.output)")
+    }
+}

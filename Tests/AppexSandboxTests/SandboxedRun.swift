@@ -10,11 +10,12 @@ struct SandboxedRun {
 }
 
 /// Runs `arguments` (an absolute executable and its arguments) under `profile`, its
-/// standard output and error to one pipe, and waits for it to end.
-func runSandboxed(_ arguments: [String], profile: SandboxProfile, sandbox: Sandbox = Sandbox(isStrict: false)) throws -> SandboxedRun {
+/// standard output and error to one pipe and `descriptors` installed, and waits for it to end.
+func runSandboxed(_ arguments: [String], profile: SandboxProfile, descriptors: [(FileDescriptor, Int32)] = [],
+                  sandbox: Sandbox = Sandbox(isStrict: false)) throws -> SandboxedRun {
     let (read, write) = try UnixSocket.pair()
     let launch = ProcessLaunch(executable: arguments[0], arguments: Array(arguments.dropFirst()),
-                               environment: ["PATH": "/usr/bin:/bin", "LANG": "C"], descriptors: [(write, 1), (write, 2)])
+                               environment: ["PATH": "/usr/bin:/bin", "LANG": "C"], descriptors: [(write, 1), (write, 2)] + descriptors)
     let child = try sandbox.spawn(launch, profile: profile)
     write.close()
     var bytes: [UInt8] = []
