@@ -48,6 +48,13 @@ import Testing
         return condition()
     }
 
+    @Test func runningAnExtensionThatIsNotInstalledSaysSoAndWhatToDo() throws {
+        let result = try appex.run(["run", "com.example.nothing", "--text", "hi"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("no extension com.example.nothing is installed"), "\(result.standardError)")
+        #expect(result.standardError.contains("appex list"), "\(result.standardError)")
+    }
+
     @Test func theCLIStartsTheDaemonOnDemandAndSIGTERMStopsItCleanly() async throws {
         #expect(daemons().isEmpty)
         let result = try appex.run(["ps"])

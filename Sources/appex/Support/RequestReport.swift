@@ -1,6 +1,7 @@
 import AppexCore
 import AppexHost
 import AppexItems
+import AppexWire
 import Foundation
 
 /// How a request ended, as `appex run` and the demo print it: for people, or as JSON.
@@ -133,6 +134,8 @@ struct RequestReport: Encodable {
 /// An error in one line: its description and, for an `NSError`, what to do.
 enum ErrorText {
     static func describe(_ error: any Error) -> String {
+        // appexd's and the runtime's own errors carry their message, which NSError bridging loses.
+        if let info = error as? ErrorInfo { return info.description }
         let error = error as NSError
         let suggestion = error.localizedRecoverySuggestion.map { " \($0)" } ?? ""
         return "\(error.localizedDescription) (\(error.domain) \(error.code))\(suggestion)"
