@@ -52,7 +52,10 @@ public enum DaemonConnector {
         throw unreachable("appexd was not found beside \(beside.path) or on PATH", "Build it with `swift build`, or set APPEX_DAEMON to its path.")
     }
 
+    /// The code of an error that says appexd can't be reached, has gone, or is shutting down.
+    static let goneCode = 6
+
     static func unreachable(_ message: String, _ suggestion: String) -> ErrorInfo {
-        ErrorInfo(domain: AppexErrorDomain.runtime, code: 6, message: message, recoverySuggestion: suggestion)
+        ErrorInfo(domain: AppexErrorDomain.runtime, code: goneCode, message: message, recoverySuggestion: suggestion)
     }
 }

@@ -99,6 +99,11 @@ final class RequestBroker: Sendable {
         let socket: FileDescriptor?
         do throws(ErrorInfo) {
             (started, socket) = try await daemon.begin(requestID, extensionIdentifier: extensionIdentifier)
+        } catch where error.domain == AppexErrorDomain.runtime && error.code == DaemonConnector.goneCode {
+            // appexd went away (or began shutting down) with the request in its hands, perhaps
+            // after launching the extension: the request was interrupted, not refused.
+            finish(requestID, .interrupted(ExtensionInterruption(.daemonGone, message: error.message)), notifyDaemon: false)
+            return requestID
         } catch {
             state.withLock { _ = $0.requests.removeValue(forKey: requestID) }
             throw error
