@@ -76,7 +76,7 @@ var package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "AppexItems", dependencies: ["AppexCore"]),
+        .target(name: "AppexItems", dependencies: ["AppexCore", "AppexSystem"]),
         .target(
             name: "AppexRegistry",
             dependencies: ["AppexCore", "AppexBundles", .product(name: "GRDB", package: "GRDB.swift")]
@@ -105,7 +105,7 @@ var package = Package(
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
-        .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems"]),
+        .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexTesting"]),
         .testTarget(name: "AppexSandboxTests", dependencies: ["AppexSandbox", "AppexSystem", "AppexTesting"]),
         // An extension that misbehaves on purpose, for the runtime's fault tests. Every build

@@ -24,6 +24,15 @@ public struct ProcessRestrictions: Sendable, Hashable {
     /// Whether this kernel filters system calls with seccomp.
     public static var seccompIsAvailable: Bool { appex_seccomp_available() == 1 }
 
+    /// Applies the limits and the Landlock ruleset to the calling thread, and to the threads
+    /// and processes it starts from now on, with no_new_privs; not the seccomp baseline. For
+    /// code that runs part of its work restricted, and for tests of what restricted code can do.
+    public func applyToCallingThread() throws(SystemError) {
+        var step: CInt = 0
+        let result = withC { sandbox in appex_sandbox_apply(&sandbox, &step) }
+        guard result == 0 else { throw SystemError(Self.stepName(step)) }
+    }
+
     /// Calls `body` with the C form, valid only during the call.
     func withC<T>(_ body: (inout appex_sandbox) -> T) -> T {
         let resources = resourceLimits.keys.sorted()

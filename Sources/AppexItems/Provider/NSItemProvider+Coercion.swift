@@ -1,4 +1,5 @@
 import AppexCore
+import AppexSystem
 public import Foundation
 
 // How a representation of one kind is loaded as another. The rules, also listed in the
@@ -70,6 +71,10 @@ extension NSItemProvider.Representation.Payload {
     /// `.mappedIfSafe` does on a local volume (and, as there, a file truncated while the data
     /// is in use faults). A file that can't be mapped is read.
     private static func read(_ url: URL, in context: LoadContext) throws -> Data {
+        if let descriptor = DescriptorLink.descriptor(behind: url) {
+            defer { descriptor.close() }
+            if let mapped = try? descriptor.mapContents() { return mapped }
+        }
         if let mapped = try? Data(contentsOf: url, options: .alwaysMapped) { return mapped }
         do {
             return try Data(contentsOf: url)

@@ -1,3 +1,4 @@
+import AppexSystem
 import Foundation
 
 /// A file an ``NSItemProvider`` made for a consumer, alone in a private directory that
@@ -20,12 +21,15 @@ struct TemporaryFile: Sendable {
     /// Copies the file or folder at `source` to a new file of the same name.
     ///
     /// A symbolic link is followed: the copy holds what it points to. A file that came
-    /// from another process arrives as a link to its descriptor (`/proc/self/fd/N`), and
-    /// copying the link itself would copy nothing.
+    /// from another process arrives as a link to its descriptor (`/proc/self/fd/N`), and is
+    /// copied from the descriptor, inside the kernel (``DescriptorLink``).
     static func copying(_ source: URL, in base: URL) throws -> TemporaryFile {
         try make(in: base) { directory in
             let url = directory.appendingPathComponent(source.lastPathComponent)
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: source.path)) != nil {
+            if let descriptor = DescriptorLink.descriptor(behind: source) {
+                defer { descriptor.close() }
+                try descriptor.copyContents(toNewFileAt: url.path)
+            } else if (try? FileManager.default.destinationOfSymbolicLink(atPath: source.path)) != nil {
                 try copyContents(of: source, to: url)
             } else {
                 try FileManager.default.copyItem(at: source, to: url)
