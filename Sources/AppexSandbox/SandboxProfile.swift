@@ -28,10 +28,12 @@ public struct SandboxProfile: Sendable, Hashable {
         self.coreDumps = coreDumps
     }
 
-    /// The system paths every dynamically linked program needs to start and run: the
-    /// libraries and the loader's cache, read and run; the rest of /etc it reads (time
-    /// zones, locales); the harmless devices; and its own /proc entry.
+    /// The system paths every dynamically linked program runs from: its libraries and the
+    /// loader, and the Swift toolchain under /opt.
     public static let systemExecutable = ["/usr", "/bin", "/lib", "/lib64", "/sbin", "/opt"]
+    /// The system paths every program reads: /etc (the loader's cache, time zones, users),
+    /// its own /proc entry, and the random and zero devices.
     public static let systemReadOnly = ["/etc", "/proc/self", "/dev/urandom", "/dev/random", "/dev/zero"]
+    /// The system paths every program writes: /dev/null.
     public static let systemReadWrite = ["/dev/null"]
 }
