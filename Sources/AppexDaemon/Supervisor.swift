@@ -10,7 +10,9 @@ import Synchronization
 /// their requests ended when an extension can't.
 ///
 /// State lives behind one lock; every method decides under the lock and does its I/O
-/// (signals, sends) after releasing it.
+/// (signals, sends) after releasing it. The extension's control channel is handled in
+/// Supervisor+ControlChannel.swift, each process's policy check is
+/// `ExtensionProcessRecord.check`, and its launch is `ExtensionLaunch`.
 final class Supervisor: Sendable {
     struct State: Sendable {
         var processes: [UInt64: ExtensionProcessRecord] = [:]
@@ -21,10 +23,12 @@ final class Supervisor: Sendable {
 
     let configuration: DaemonConfiguration
     let registry: Registry
-    private let launcher = LauncherThread()
+    /// Spawns every process appexd starts, from one long-lived thread (for PDEATHSIG).
+    let launcher = LauncherThread()
     /// The cgroups that give each process a hard memory limit.
     let memoryLimits = MemoryLimits()
-    private let state = Mutex(State())
+    /// Everything that changes; see above.
+    let state = Mutex(State())
     /// Wakes the tick loop when a process appears.
     let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     /// Where extensions' standard output and error go: the daemon's own stderr.
@@ -87,13 +91,14 @@ final class Supervisor: Sendable {
         }
         if let reused { return (reused, nil) }
 
-        let installed = try lookUp(identifier)
+        let installed = try registry.launchable(identifier)
         let policy = configuration.policy(for: installed.pointIdentifier)
         let (hostEnd, extensionSession) = try socketPair()
         let (daemonEnd, extensionControl) = try socketPair()
         let process: ProcessDescriptor
         do {
-            process = try launcher.spawn(launch(installed, policy: policy, control: extensionControl, session: extensionSession))
+            process = try launcher.spawn(ExtensionLaunch.make(installed, policy: policy, home: configuration.home,
+                                                              control: extensionControl, session: extensionSession, log: logDescriptor))
         } catch {
             throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 3,
                             message: "\(installed.displayName) (\(installed.identifier)) could not be launched: \(error)",
@@ -157,7 +162,7 @@ final class Supervisor: Sendable {
 
     /// Ends `session`'s process now. `reason` says why, for its host, unless a reason is
     /// already recorded.
-    private func kill(session: UInt64, reason: ((ExtensionProcessRecord) -> Interruption)? = nil) {
+    func kill(session: UInt64, reason: ((ExtensionProcessRecord) -> Interruption)? = nil) {
         let process = state.withLock { state -> ProcessDescriptor? in
             guard var record = state.processes[session] else { return nil }
             if record.endReason == nil, let reason { record.endReason = reason(record) }
@@ -234,110 +239,11 @@ final class Supervisor: Sendable {
         policy.requestDeadline.map { .now + $0 }
     }
 
-    /// `identifier` as installed. The registry answers from memory while its generation is
-    /// unchanged (one row read per launch); a change by any process is seen at the next one.
-    private func lookUp(_ identifier: String) throws(ErrorInfo) -> InstalledExtension {
-        let found: InstalledExtension?
-        do {
-            found = try registry.extension(identifier)
-        } catch {
-            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 2, message: "The registry could not be read: \(error)")
-        }
-        guard let found else {
-            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 1, message: "No extension \(identifier) is installed.",
-                            recoverySuggestion: "Run `appex list` to see the installed extensions.")
-        }
-        guard found.isEnabled else {
-            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 4, message: "\(found.displayName) (\(identifier)) is disabled.",
-                            recoverySuggestion: "Run `appex enable \(identifier)` to turn it on.")
-        }
-        guard ExtensionPoint.catalog[found.pointIdentifier]?.support == .hosted else {
-            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 5,
-                            message: "\(identifier) extends \(found.pointIdentifier), a point Appex recognizes but does not host.")
-        }
-        return found
-    }
-
     private func socketPair() throws(ErrorInfo) -> (FileDescriptor, FileDescriptor) {
         do {
             return try UnixSocket.pair()
         } catch {
             throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 3, message: "appexd could not make a socket: \(error)")
-        }
-    }
-
-    /// The process for `installed`: its executable with the control channel at descriptor 3
-    /// and the session at 4, in its container, with a small environment and its point's
-    /// address-space backstop.
-    private func launch(_ installed: InstalledExtension, policy: ExtensionPointPolicy,
-                        control: FileDescriptor, session: FileDescriptor) -> ProcessLaunch {
-        let container = configuration.home.container(for: installed.identifier)
-        let tmp = container.appendingPathComponent("tmp")
-        try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        var environment: [String: String] = [
-            "HOME": container.path,
-            "TMPDIR": tmp.path,
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            ExtensionEnvironment.bundlePath: installed.url.path,
-            ExtensionEnvironment.bundleIdentifier: installed.identifier,
-            ExtensionEnvironment.executableName: installed.info.executable,
-        ]
-        if let principalClass = installed.manifest.principalClass { environment[ExtensionEnvironment.principalClass] = principalClass }
-        let inherited = ProcessInfo.processInfo.environment
-        for name in ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "APPEX_SYSTEM_TYPES"] {
-            if let value = inherited[name] { environment[name] = value }
-        }
-        var descriptors = [(control, Int32(3)), (session, Int32(4))]
-        if let logDescriptor { descriptors += [(logDescriptor, 1), (logDescriptor, 2)] }
-        return ProcessLaunch(executable: installed.executableURL.path, environment: environment,
-                             descriptors: descriptors, directory: container.path, diesWithParent: true,
-                             addressSpaceLimit: MemoryLimits.addressSpaceLimit(for: policy.memoryLimit))
-    }
-
-    // MARK: The extension's control channel
-
-    private func handleControl(_ incoming: IncomingMessage, session: UInt64) {
-        switch incoming.message {
-        case .hello(let hello):
-            let record = state.withLock { $0.processes[session] }
-            try? record?.control.send(.welcome(Welcome(version: min(hello.maximumVersion, WireVersion.current), pid: getpid(), name: "appexd")))
-        case .checkIn(let checkIn):
-            let impostor = state.withLock { state -> Bool in
-                guard let record = state.processes[session], case .launching = record.phase else { return false }
-                guard checkIn.bundleIdentifier.lowercased() == record.installed.identifier.lowercased() else { return true }
-                state.processes[session]?.phase = .running
-                return false
-            }
-            if impostor {
-                kill(session: session) { Interruption(kind: .protocolError, message: "\($0.label) checked in as \(checkIn.bundleIdentifier)") }
-            }
-        case .failure(let failure):
-            state.withLock { $0.processes[session]?.launchFailure = failure.error }
-        case .openURL(let request):
-            let answer = openURL(request, session: session)
-            let record = state.withLock { $0.processes[session] }
-            try? record?.control.send(.openURLResult(answer))
-        default:
-            kill(session: session) {
-                Interruption(kind: .protocolError, message: "\($0.label) sent \(incoming.message.name) on its daemon channel, which never carries it")
-            }
-        }
-    }
-
-    private func openURL(_ request: OpenURL, session: UInt64) -> OpenURLResult {
-        guard let record = state.withLock({ $0.processes[session] }) else {
-            return OpenURLResult(call: request.call, opened: false, reason: "the extension is ending")
-        }
-        guard record.policy.mayOpenURLs else {
-            return OpenURLResult(call: request.call, opened: false,
-                                 reason: "extensions of \(record.installed.pointIdentifier) may not open URLs")
-        }
-        return URLOpener.open(request.url, call: request.call, registry: registry) { executable, arguments in
-            let launch = ProcessLaunch(executable: executable, arguments: arguments,
-                                       environment: ProcessInfo.processInfo.environment)
-            guard let child = try? launcher.spawn(launch) else { return false }
-            Thread { child.waitForExit(timeoutMilliseconds: -1); _ = child.reap() }.start()
-            return true
         }
     }
 
@@ -380,24 +286,9 @@ final class Supervisor: Sendable {
         // since it may have sent one appexd has not heard of yet.
         guard let host = state.withLock({ $0.clients[record.hostID] }),
               !record.requests.isEmpty || host.version >= WireVersion.directRequests else { return }
-        let reason = interruption(for: record, status: status)
+        let reason = record.interruption(exitStatus: status)
         try? host.connection.send(.requestInterrupted(RequestInterrupted(
             requestIDs: Array(record.requests.keys), sessionID: session, reason: reason)))
-    }
-
-    private func interruption(for record: ExtensionProcessRecord, status: ExitStatus?) -> Interruption {
-        if let reason = record.endReason { return reason }
-        if let failure = record.launchFailure {
-            return Interruption(kind: .launchFailed, message: "\(record.label) could not start: \(failure.message)")
-        }
-        switch status {
-        case .signaled(let signal, _)?:
-            return Interruption(kind: .crashed, signal: signal, message: "\(record.label) crashed: \(status!)")
-        case .exited(let code)?:
-            return Interruption(kind: .crashed, exitStatus: code, message: "\(record.label) exited with status \(code) before answering")
-        case nil:
-            return Interruption(kind: .crashed, message: "\(record.label) ended before answering")
-        }
     }
 
     // MARK: Policy, every tick
@@ -415,46 +306,13 @@ final class Supervisor: Sendable {
         state.withLock { state in
             for (sessionID, var record) in state.processes {
                 if let bytes = footprints[sessionID] { record.residentBytes = bytes }
-                switch record.phase {
-                case .launching(let deadline) where now >= deadline:
-                    let limit = UInt64(record.policy.launchDeadline.milliseconds)
-                    record.endReason = Interruption(kind: .launchDeadline, limit: limit, measured: UInt64((now - record.startedAt).milliseconds),
-                                                    message: "\(record.label) did not check in within its launch deadline of \(limit) ms")
-                    record.phase = .ending(killAt: now)
-                    kills.append(record.process)
-                case .ending(let killAt) where now >= killAt:
-                    kills.append(record.process)
-                case .running, .launching:
-                    if record.residentBytes > UInt64(record.policy.memoryLimit) {
-                        record.endReason = Interruption(kind: .memoryLimit, limit: UInt64(record.policy.memoryLimit), measured: record.residentBytes,
-                                                        message: "\(record.label) used \(record.residentBytes / 1_048_576) MiB, over its point's limit of \(record.policy.memoryLimit / 1_048_576) MiB")
-                        record.phase = .ending(killAt: now)
-                        kills.append(record.process)
-                    } else if let late = record.requests.first(where: { $0.value.map { $0 <= now } ?? false }) {
-                        let limit = UInt64(record.policy.requestDeadline?.milliseconds ?? 0)
-                        record.endReason = Interruption(kind: .requestDeadline, limit: limit,
-                                                        message: "\(record.label) did not answer request \(late.key) within its deadline of \(limit) ms")
-                        record.phase = .ending(killAt: now)
-                        kills.append(record.process)
-                    } else if let idleSince = record.idleSince, now >= idleSince + record.policy.idleGracePeriod {
-                        // A host that may send requests straight on the session is asked to
-                        // close it, since only it knows whether one is on its way; it has the
-                        // termination grace to do so.
-                        let host = state.clients[record.hostID]
-                        if let noticed = record.idleNoticeSentAt, now >= noticed + configuration.terminationGrace {
-                            record.endReason = Interruption(kind: .protocolError, message: "the host did not close the idle session with \(record.label) when asked")
-                            record.phase = .ending(killAt: now + configuration.terminationGrace)
-                            goodbyes.append(record)
-                        } else if record.idleNoticeSentAt == nil, let host, host.version >= WireVersion.directRequests {
-                            record.idleNoticeSentAt = now
-                            idleNotices.append((host.connection, sessionID))
-                        } else if record.idleNoticeSentAt == nil {
-                            record.phase = .ending(killAt: now + configuration.terminationGrace)
-                            goodbyes.append(record)
-                        }
-                    }
-                case .ending:
-                    break
+                let host = state.clients[record.hostID]
+                let hostClosesIdleSessions = (host?.version ?? 0) >= WireVersion.directRequests
+                switch record.check(now: now, terminationGrace: configuration.terminationGrace, hostClosesIdleSessions: hostClosesIdleSessions) {
+                case .none: break
+                case .kill: kills.append(record.process)
+                case .sayGoodbye: goodbyes.append(record)
+                case .askHostToClose: if let host { idleNotices.append((host.connection, sessionID)) }
                 }
                 state.processes[sessionID] = record
             }
@@ -507,13 +365,5 @@ final class Supervisor: Sendable {
             record.process.waitForExit(timeoutMilliseconds: 1000)
             exited(session: record.sessionID)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in whole milliseconds.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }

@@ -1,0 +1,56 @@
+import AppexCore
+import AppexIPC
+import AppexRegistry
+import AppexSystem
+import AppexWire
+import Foundation
+import Synchronization
+
+/// The extension's control channel (its descriptor 3): its greeting and check-in, the
+/// failure it reports when it can't start, and its requests to open URLs.
+extension Supervisor {
+    func handleControl(_ incoming: IncomingMessage, session: UInt64) {
+        switch incoming.message {
+        case .hello(let hello):
+            let record = state.withLock { $0.processes[session] }
+            try? record?.control.send(.welcome(Welcome(version: min(hello.maximumVersion, WireVersion.current), pid: getpid(), name: "appexd")))
+        case .checkIn(let checkIn):
+            let impostor = state.withLock { state -> Bool in
+                guard let record = state.processes[session], case .launching = record.phase else { return false }
+                guard checkIn.bundleIdentifier.lowercased() == record.installed.identifier.lowercased() else { return true }
+                state.processes[session]?.phase = .running
+                return false
+            }
+            if impostor {
+                kill(session: session) { Interruption(kind: .protocolError, message: "\($0.label) checked in as \(checkIn.bundleIdentifier)") }
+            }
+        case .failure(let failure):
+            state.withLock { $0.processes[session]?.launchFailure = failure.error }
+        case .openURL(let request):
+            let answer = openURL(request, session: session)
+            let record = state.withLock { $0.processes[session] }
+            try? record?.control.send(.openURLResult(answer))
+        default:
+            kill(session: session) {
+                Interruption(kind: .protocolError, message: "\($0.label) sent \(incoming.message.name) on its daemon channel, which never carries it")
+            }
+        }
+    }
+
+    private func openURL(_ request: OpenURL, session: UInt64) -> OpenURLResult {
+        guard let record = state.withLock({ $0.processes[session] }) else {
+            return OpenURLResult(call: request.call, opened: false, reason: "the extension is ending")
+        }
+        guard record.policy.mayOpenURLs else {
+            return OpenURLResult(call: request.call, opened: false,
+                                 reason: "extensions of \(record.installed.pointIdentifier) may not open URLs")
+        }
+        return URLOpener.open(request.url, call: request.call, registry: registry) { executable, arguments in
+            let launch = ProcessLaunch(executable: executable, arguments: arguments,
+                                       environment: ProcessInfo.processInfo.environment)
+            guard let child = try? launcher.spawn(launch) else { return false }
+            Thread { child.waitForExit(timeoutMilliseconds: -1); _ = child.reap() }.start()
+            return true
+        }
+    }
+}
