@@ -70,7 +70,7 @@ var package = Package(
         .target(
             name: "AppexDaemon",
             dependencies: [
-                "AppexCore", "AppexRegistry", "AppexIPC",
+                "AppexCore", "AppexRegistry", "AppexIPC", "AppexSandbox",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -107,7 +107,7 @@ var package = Package(
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexTesting"]),
-        .testTarget(name: "AppexSandboxTests", dependencies: ["AppexSandbox", "AppexSystem", "AppexTesting"]),
+        .testTarget(name: "AppexSandboxTests", dependencies: ["AppexSandbox", "AppexSamples", "AppexSystem", "AppexTesting"]),
         // An extension that misbehaves on purpose, for the runtime's fault tests. Every build
         // builds it, and the tests find it beside themselves; it is not a dependency of the
         // test target, since its static-stdlib link flags would reach the test bundle's link.
@@ -120,7 +120,7 @@ var package = Package(
         .testTarget(
             name: "AppexRuntimeTests",
             dependencies: [
-                "AppexCore", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSession",
+                "AppexCore", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
                 "AppexSystem", "AppexTesting", "AppexWire",
             ]
         ),

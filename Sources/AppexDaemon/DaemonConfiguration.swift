@@ -1,4 +1,5 @@
 public import AppexCore
+public import AppexSandbox
 
 /// How a daemon runs: which home it serves, and its timing.
 public struct DaemonConfiguration: Sendable {
@@ -16,10 +17,12 @@ public struct DaemonConfiguration: Sendable {
     public var requestDeadlineOverride: Duration?
     /// Overrides every point's memory limit, in bytes, for tests and tuning.
     public var memoryLimitOverride: Int?
+    /// The sandbox extensions run in: this kernel's layers, strict as `APPEX_SANDBOX` says.
+    public var sandbox: Sandbox
 
     public init(home: AppexHome, terminationGrace: Duration = .seconds(1), tickInterval: Duration = .milliseconds(50),
                 idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil,
-                requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil) {
+                requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil, sandbox: Sandbox = Sandbox()) {
         self.home = home
         self.terminationGrace = terminationGrace
         self.tickInterval = tickInterval
@@ -27,6 +30,7 @@ public struct DaemonConfiguration: Sendable {
         self.launchDeadlineOverride = launchDeadlineOverride
         self.requestDeadlineOverride = requestDeadlineOverride
         self.memoryLimitOverride = memoryLimitOverride
+        self.sandbox = sandbox
     }
 
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS` and

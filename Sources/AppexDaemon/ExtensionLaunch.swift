@@ -1,22 +1,29 @@
 import AppexCore
 import AppexRegistry
+import AppexSandbox
 import AppexSystem
 import AppexWire
 import Foundation
 
 /// How appexd starts an extension's process: its executable with the control channel at
 /// descriptor 3 and the session at 4, standard output and error to appexd's log, in its
-/// container, with a small environment and its point's address-space backstop.
+/// container, with a small environment and its point's address-space backstop, in the
+/// sandbox its bundle and entitlements call for (``SandboxProfile/forExtension(_:home:environment:)``).
 enum ExtensionLaunch {
     /// The variables an extension inherits from appexd: the language, and the type table
     /// when one is named.
     static let inheritedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "APPEX_SYSTEM_TYPES"]
 
-    static func make(_ installed: InstalledExtension, policy: ExtensionPointPolicy, home: AppexHome,
-                     control: FileDescriptor, session: FileDescriptor, log: FileDescriptor?) -> ProcessLaunch {
+    /// The launch, or why the sandbox can't be applied (a missing layer, with `APPEX_SANDBOX=strict`).
+    static func make(_ installed: InstalledExtension, policy: ExtensionPointPolicy, home: AppexHome, sandbox: Sandbox,
+                     control: FileDescriptor, session: FileDescriptor, log: FileDescriptor?) throws(SandboxError) -> ProcessLaunch {
         let container = home.container(for: installed.identifier)
         let tmp = container.appendingPathComponent("tmp")
         try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        // Landlock grants a path only if it exists when the process starts.
+        for group in installed.entitlements.applicationGroups {
+            try? FileManager.default.createDirectory(at: home.groupContainer(for: group), withIntermediateDirectories: true)
+        }
         var environment: [String: String] = [
             "HOME": container.path,
             "TMPDIR": tmp.path,
@@ -34,6 +41,25 @@ enum ExtensionLaunch {
         if let log { descriptors += [(log, 1), (log, 2)] }
         return ProcessLaunch(executable: installed.executableURL.path, environment: environment,
                              descriptors: descriptors, directory: container.path, diesWithParent: true,
-                             addressSpaceLimit: MemoryLimits.addressSpaceLimit(for: policy.memoryLimit))
+                             addressSpaceLimit: MemoryLimits.addressSpaceLimit(for: policy.memoryLimit),
+                             restrictions: try sandbox.restrictions(for: .forExtension(installed, home: home)))
+    }
+
+    /// What the host is told when `installed` could not be launched: what stopped it, and what to do.
+    static func failure(_ installed: InstalledExtension, _ error: any Error) -> ErrorInfo {
+        let name = "\(installed.displayName) (\(installed.identifier))"
+        let doctor = "Run `appex doctor` to see which sandbox layers this machine gives."
+        switch error {
+        case let error as SandboxError:
+            return ErrorInfo(domain: AppexErrorDomain.runtime, code: 3, message: "\(name) could not be launched: \(error)",
+                             recoverySuggestion: doctor)
+        case let error as SystemError where error.operation != "spawn":
+            return ErrorInfo(domain: AppexErrorDomain.runtime, code: 3,
+                             message: "\(name) could not be launched: its sandbox could not be applied: \(error)",
+                             recoverySuggestion: "\(doctor) Set \(Sandbox.strictSetting.name) to anything but \(Sandbox.strictSetting.value) to run with the layers there are.")
+        default:
+            return ErrorInfo(domain: AppexErrorDomain.runtime, code: 3, message: "\(name) could not be launched: \(error)",
+                             recoverySuggestion: "Check that \(installed.executableURL.path) exists and is executable, or reinstall the app.")
+        }
     }
 }

@@ -52,7 +52,9 @@ struct MemoryLimits: Sendable {
             let cgroup = try MemoryCgroup.create(named: "\(Self.prefix)\(getpid())-\(process.processID)", under: parent,
                                                  limitBytes: Self.hardLimit(for: limit))
             do {
+                // The process and, where it is a sandbox's init, the extension it started.
                 try cgroup.add(pid: process.processID)
+                for descendant in ProcessTree.descendants(of: process.processID) { try? cgroup.add(pid: descendant) }
             } catch {
                 cgroup.remove()
                 throw error

@@ -1,6 +1,7 @@
 import AppexCore
 import AppexIPC
 import AppexRegistry
+import AppexSandbox
 import AppexSystem
 import AppexWire
 import Foundation
@@ -97,15 +98,18 @@ final class Supervisor: Sendable {
         let (daemonEnd, extensionControl) = try socketPair()
         let process: ProcessDescriptor
         do {
-            process = try launcher.spawn(ExtensionLaunch.make(installed, policy: policy, home: configuration.home,
-                                                              control: extensionControl, session: extensionSession, log: logDescriptor))
+            let launch = try ExtensionLaunch.make(installed, policy: policy, home: configuration.home, sandbox: configuration.sandbox,
+                                                  control: extensionControl, session: extensionSession, log: logDescriptor)
+            process = try launcher.spawn(launch)
         } catch {
-            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 3,
-                            message: "\(installed.displayName) (\(installed.identifier)) could not be launched: \(error)",
-                            recoverySuggestion: "Check that \(installed.executableURL.path) exists and is executable, or reinstall the app.")
+            throw ExtensionLaunch.failure(installed, error)
         }
         extensionControl.close()
         extensionSession.close()
+        let missing = configuration.sandbox.missingLayers
+        if !missing.isEmpty {
+            FileHandle.standardError.write(Data("appexd: \(installed.identifier) runs without the sandbox layers this kernel lacks: \(missing.map(\.description).joined(separator: "; "))\n".utf8))
+        }
 
         let sessionID = nextID()
         let control = Connection(socket: daemonEnd, name: "\(installed.identifier)[\(process.processID)]")
@@ -121,7 +125,7 @@ final class Supervisor: Sendable {
         }
         guard admitted else {
             // Shutdown began while this one launched, so it missed the goodbyes: end it here.
-            process.send(signal: SIGKILL)
+            process.kill()
             process.waitForExit(timeoutMilliseconds: -1)
             _ = process.reap()
             throw Self.shuttingDownError
@@ -170,7 +174,7 @@ final class Supervisor: Sendable {
             state.processes[session] = record
             return record.process
         }
-        process?.send(signal: SIGKILL)
+        process?.kill()
     }
 
     /// The host sent `begun.requestID` straight on its session `begun.sessionID`: the
@@ -302,7 +306,7 @@ final class Supervisor: Sendable {
         var goodbyes: [ExtensionProcessRecord] = []
         var idleNotices: [(Connection, UInt64)] = []
         // Read /proc outside the lock; decide under it.
-        let footprints = state.withLock { $0.processes.mapValues(\.process.processID) }.compactMapValues(MemoryFootprint.residentBytes)
+        let footprints = state.withLock { $0.processes.mapValues(\.process) }.compactMapValues(MemoryFootprint.residentBytes(of:))
         state.withLock { state in
             for (sessionID, var record) in state.processes {
                 if let bytes = footprints[sessionID] { record.residentBytes = bytes }
@@ -317,7 +321,7 @@ final class Supervisor: Sendable {
                 state.processes[sessionID] = record
             }
         }
-        for process in kills { process.send(signal: SIGKILL) }
+        for process in kills { process.kill() }
         for record in goodbyes { sayGoodbye(to: record, reason: "idle") }
         for (host, session) in idleNotices { try? host.send(.sessionIdle(SessionReference(session))) }
     }
@@ -329,18 +333,18 @@ final class Supervisor: Sendable {
         let listed = state.withLock { state in
             state.processes.values.sorted { $0.sessionID < $1.sessionID }.map { record in
                 let host = state.clients[record.hostID]
-                return ExtensionProcess(
+                return (record.process, ExtensionProcess(
                     pid: record.process.processID, extensionIdentifier: record.installed.identifier,
                     hostPID: host?.credentials.processID ?? 0, hostName: host?.name ?? "",
                     residentBytes: record.residentBytes,
                     ageMilliseconds: UInt64((now - record.startedAt).milliseconds), state: record.stateName,
-                    activeRequests: record.requests.count, memoryLimit: UInt64(record.policy.memoryLimit))
+                    activeRequests: record.requests.count, memoryLimit: UInt64(record.policy.memoryLimit)))
             }
         }
         // The footprint now, read outside the lock; the last tick's if the process is gone.
-        return listed.map { process in
+        return listed.map { descriptor, process in
             var process = process
-            process.residentBytes = MemoryFootprint.residentBytes(of: process.pid) ?? process.residentBytes
+            process.residentBytes = MemoryFootprint.residentBytes(of: descriptor) ?? process.residentBytes
             return process
         }
     }
@@ -359,7 +363,7 @@ final class Supervisor: Sendable {
         let deadline = ContinuousClock.now + configuration.terminationGrace
         for record in records {
             let left = max(0, (deadline - .now).milliseconds)
-            if !record.process.waitForExit(timeoutMilliseconds: Int32(left)) { record.process.send(signal: SIGKILL) }
+            if !record.process.waitForExit(timeoutMilliseconds: Int32(left)) { record.process.kill() }
         }
         for record in records {
             record.process.waitForExit(timeoutMilliseconds: 1000)

@@ -18,16 +18,33 @@ public struct Sandbox: Sendable {
         /// The Landlock ABI, or nil without Landlock.
         public var landlockABI: Int?
         public var seccomp: Bool
+        /// Whether a process can be made in user, pid and mount namespaces of its own, with a
+        /// fresh /proc: nil if so, else why not.
+        public var isolationProblem: String?
+        /// Whether a process can be made in a network namespace of its own: nil if so, else why not.
+        public var networkIsolationProblem: String?
 
-        public init(landlockABI: Int?, seccomp: Bool) {
+        public init(landlockABI: Int?, seccomp: Bool, isolationProblem: String? = nil, networkIsolationProblem: String? = nil) {
             self.landlockABI = landlockABI
             self.seccomp = seccomp
+            self.isolationProblem = isolationProblem
+            self.networkIsolationProblem = networkIsolationProblem
         }
 
-        /// This machine's, probed from the kernel.
-        public static var current: KernelSupport {
-            KernelSupport(landlockABI: LandlockRuleset.kernelABI, seccomp: ProcessRestrictions.seccompIsAvailable)
-        }
+        /// This machine's, probed from the kernel once per process: the namespaces by making
+        /// a child in them.
+        public static var current: KernelSupport { probed }
+
+        private static let probed: KernelSupport = {
+            func problem(_ namespaces: ProcessRestrictions.Namespaces) -> String? {
+                guard case .failure(let error) = namespaces.probe() else { return nil }
+                return "\(error) (unprivileged user namespaces may be disabled: see kernel.unprivileged_userns_clone, "
+                    + "user.max_user_namespaces and AppArmor's apparmor_restrict_unprivileged_userns)"
+            }
+            return KernelSupport(
+                landlockABI: LandlockRuleset.kernelABI, seccomp: ProcessRestrictions.seccompIsAvailable,
+                isolationProblem: problem(Sandbox.isolation), networkIsolationProblem: problem([.user, .network]))
+        }()
     }
 
     public var kernel: KernelSupport
@@ -54,7 +71,12 @@ public struct Sandbox: Sendable {
                 : "\(what) needs Landlock ABI \(needed); this kernel has \(abi)"
             return SandboxLayer(kind: kind, state: .unavailable(reason: reason))
         }
+        func namespaces(_ kind: SandboxLayer.Kind, _ problem: String?, detail: String) -> SandboxLayer {
+            SandboxLayer(kind: kind, state: problem.map { .unavailable(reason: $0) } ?? .active(detail: detail))
+        }
         return [
+            namespaces(.namespaces, kernel.isolationProblem, detail: "user, pid and mount; a /proc of its own"),
+            namespaces(.networkNamespace, kernel.networkIsolationProblem, detail: "no network without com.apple.security.network.client"),
             SandboxLayer(kind: .noNewPrivileges, state: .active(detail: "prctl(PR_SET_NO_NEW_PRIVS)")),
             SandboxLayer(kind: .resourceLimits, state: .active(detail: "open files, core dumps")),
             landlock(.landlockFilesystem, from: 1, what: "file access control"),
@@ -69,11 +91,19 @@ public struct Sandbox: Sendable {
     /// The layers this kernel lacks.
     public var missingLayers: [SandboxLayer] { layers.filter { !$0.isActive } }
 
+    /// The namespaces every sandboxed process is made in where the kernel allows: its own
+    /// users, processes and mounts. A network namespace comes on top, unless it may connect.
+    public static let isolation: ProcessRestrictions.Namespaces = [.user, .pid, .mount]
+
     /// The kernel's restrictions that carry out `profile` with the layers this kernel has.
     /// Throws in strict mode if any layer is missing.
     public func restrictions(for profile: SandboxProfile) throws(SandboxError) -> ProcessRestrictions {
         if isStrict, !missingLayers.isEmpty { throw .missingLayers(missingLayers) }
+        var namespaces: ProcessRestrictions.Namespaces = []
+        if kernel.isolationProblem == nil { namespaces = Self.isolation }
+        if kernel.networkIsolationProblem == nil, !profile.mayConnect { namespaces.formUnion([.user, .network]) }
         var restrictions = ProcessRestrictions(
+            namespaces: namespaces,
             resourceLimits: [Int32(RLIMIT_NOFILE.rawValue): profile.openFiles, Int32(RLIMIT_CORE.rawValue): profile.coreDumps ? UInt64.max : 0],
             seccompBaseline: kernel.seccomp)
         if let abi = kernel.landlockABI, abi >= 1 {
@@ -81,7 +111,9 @@ public struct Sandbox: Sendable {
             let runnable: LandlockRuleset.FilesystemAccess = [.execute, .readFile, .readDirectory]
             let writable = LandlockRuleset.FilesystemAccess.read.union(.write).intersection(known)
             var rules = profile.executable.map { LandlockRuleset.Rule($0, runnable) }
-            rules += profile.readOnly.map { LandlockRuleset.Rule($0, .read) }
+            // Its own /proc shows only its own processes; the system's, only its own entry.
+            let proc = namespaces.isSuperset(of: [.pid, .mount]) ? "/proc" : "/proc/self"
+            rules += (profile.readOnly + [proc]).map { LandlockRuleset.Rule($0, .read) }
             rules += profile.readWrite.map { LandlockRuleset.Rule($0, writable) }
             restrictions.landlock = LandlockRuleset(
                 abi: abi, handledFilesystem: known,

@@ -3,6 +3,8 @@
 public struct SandboxLayer: Sendable, Hashable, CustomStringConvertible {
     /// The layers, in the order they are applied.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case namespaces = "namespaces"
+        case networkNamespace = "network namespace"
         case noNewPrivileges = "no_new_privs"
         case resourceLimits = "rlimits"
         case landlockFilesystem = "Landlock: files"

@@ -32,8 +32,9 @@ public struct SandboxProfile: Sendable, Hashable {
     /// loader, and the Swift toolchain under /opt.
     public static let systemExecutable = ["/usr", "/bin", "/lib", "/lib64", "/sbin", "/opt"]
     /// The system paths every program reads: /etc (the loader's cache, time zones, users),
-    /// its own /proc entry, and the random and zero devices.
-    public static let systemReadOnly = ["/etc", "/proc/self", "/dev/urandom", "/dev/random", "/dev/zero"]
+    /// and the random and zero devices. ``Sandbox`` adds /proc: all of the process's own,
+    /// which shows only its namespace, or else the system's /proc/self.
+    public static let systemReadOnly = ["/etc", "/dev/urandom", "/dev/random", "/dev/zero"]
     /// The system paths every program writes: /dev/null.
     public static let systemReadWrite = ["/dev/null"]
 }

@@ -67,7 +67,9 @@ public enum PayloadEncoder {
         let file: FileDescriptor
         let length: Int
         do {
-            file = try FileDescriptor.open(url.path)
+            // A file this process was handed is handed on through its descriptor: its path
+            // may be closed to a sandboxed process, and it stays the same file, uncopied.
+            file = try DescriptorLink.descriptor(behind: url) ?? FileDescriptor.open(url.path)
             length = try file.size()
             guard try !file.isDirectory() else {
                 throw AppexErrorDomain.runtimeError(

@@ -84,5 +84,14 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A pipe, both ends close-on-exec.
+    public static func pipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { throw SystemError("pipe") }
+        let pipe = (read: FileDescriptor(owning: ends[0]), write: FileDescriptor(owning: ends[1]))
+        for end in ends where fcntl(end, F_SETFD, FD_CLOEXEC) != 0 { throw SystemError("fcntl") }
+        return pipe
+    }
+
     public var description: String { "fd \(rawValue)" }
 }

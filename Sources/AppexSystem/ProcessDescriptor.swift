@@ -8,11 +8,16 @@ public final class ProcessDescriptor: Sendable, CustomStringConvertible {
     public let processID: Int32
     /// The pidfd.
     public let descriptor: FileDescriptor
+    /// Where the process is the init of a pid namespace that runs the program as its child:
+    /// the pipe the init writes the program's wait status to before it exits (init.c in
+    /// CAppexSystem). ``reap()`` reports that status instead of the init's own.
+    public let exitReport: FileDescriptor?
 
-    /// Takes ownership of `pidfd`, a pidfd for `processID`.
-    public init(processID: Int32, owning pidfd: FileDescriptor) {
+    /// Takes ownership of `pidfd`, a pidfd for `processID`, and of `exitReport`.
+    public init(processID: Int32, owning pidfd: FileDescriptor, exitReport: FileDescriptor? = nil) {
         self.processID = processID
         self.descriptor = pidfd
+        self.exitReport = exitReport
     }
 
     /// A pidfd for the process `processID` (pidfd_open).
@@ -38,6 +43,23 @@ public final class ProcessDescriptor: Sendable, CustomStringConvertible {
         _ = appex_pidfd_send_signal(descriptor.rawValue, signal)
     }
 
+    /// Ends the process with SIGKILL.
+    ///
+    /// Where it is the init a sandboxed program forked for its pid namespace, the program
+    /// and what it started are killed instead, and the init exits once it has reported how
+    /// the program ended. So a program that ended on its own a moment before is reported as
+    /// it ended (such as SIGABRT), not as killed.
+    public func kill() {
+        guard exitReport != nil, ProcessTree.name(of: processID) == APPEX_INIT_PROCESS_NAME else {
+            send(signal: SIGKILL)
+            return
+        }
+        // The init reaps them and reports; with none left, it is already reporting.
+        for pid in ProcessTree.descendants(of: processID) {
+            (try? ProcessDescriptor(processID: pid))?.send(signal: SIGKILL)
+        }
+    }
+
     /// Whether the process has exited (its pidfd is readable). Doesn't reap it.
     public var hasExited: Bool { waitForExit(timeoutMilliseconds: 0) }
 
@@ -59,6 +81,7 @@ public final class ProcessDescriptor: Sendable, CustomStringConvertible {
         var code: Int32 = 0
         var status: Int32 = 0
         guard appex_pidfd_reap(descriptor.rawValue, &code, &status) == 1 else { return nil }
+        if code == Int32(CLD_EXITED), status == 0, let reported = reportedStatus() { return reported }
         switch code {
         case Int32(CLD_EXITED): return .exited(status)
         case Int32(CLD_DUMPED): return .signaled(status, coreDumped: true)
@@ -67,6 +90,19 @@ public final class ProcessDescriptor: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "pid \(processID)" }
+
+    /// The program's wait status from ``exitReport``, if the init wrote one.
+    private func reportedStatus() -> ExitStatus? {
+        guard let exitReport else { return nil }
+        var status: Int32 = 0
+        var got: Int
+        repeat {
+            got = Glibc.read(exitReport.rawValue, &status, MemoryLayout<Int32>.size)
+        } while got < 0 && errno == EINTR
+        guard got == MemoryLayout<Int32>.size else { return nil }
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal, coreDumped: status & 0x80 != 0)
+    }
 }
 
 /// How a process ended.

@@ -46,12 +46,25 @@ public struct ProcessLaunch: Sendable {
     /// Forks and executes. Returns once the child has executed, or throws the error of the
     /// step that failed (the exec's, such as ENOENT, or a sandbox layer's, named by the
     /// error's operation) with no process left behind.
+    ///
+    /// In a pid namespace of its own, the process is the namespace's init. A program that
+    /// links CAppexSystem forks itself an init there and runs as its child, and the returned
+    /// descriptor reports the program's exit, not the init's (init.c in CAppexSystem).
     public func spawn() throws(SystemError) -> ProcessDescriptor {
+        var launch = self
+        var exitReport: FileDescriptor?
+        if restrictions?.namespaces.contains(.pid) == true {
+            let pipe = try FileDescriptor.pipe()
+            let target = max(2, descriptors.map(\.1).max() ?? 2) + 1
+            launch.descriptors.append((pipe.write, target))
+            launch.environment[APPEX_INIT_STATUS_SETTING] = "\(target)"
+            exitReport = pipe.read
+        }
         var pidfd: Int32 = -1
         var failedStep: Int32 = 0
-        let pid = withCArguments { path, argv, envp, options in appex_spawn(path, argv, envp, &options, &pidfd, &failedStep) }
+        let pid = launch.withCArguments { path, argv, envp, options in appex_spawn(path, argv, envp, &options, &pidfd, &failedStep) }
         guard pid > 0 else { throw SystemError(ProcessRestrictions.stepName(failedStep), subject: executable) }
-        return ProcessDescriptor(processID: pid, owning: FileDescriptor(owning: pidfd))
+        return ProcessDescriptor(processID: pid, owning: FileDescriptor(owning: pidfd), exitReport: exitReport)
     }
 
     /// Starts the process detached: in its own session, a child of init rather than of this

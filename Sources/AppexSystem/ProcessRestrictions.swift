@@ -1,12 +1,42 @@
 import CAppexSystem
 import Glibc
 
-/// What a spawned process may do, in the kernel's terms: resource limits, a Landlock ruleset
-/// and the seccomp baseline. The child applies them to itself between fork and exec
-/// (`appex_sandbox_apply`), and the spawn fails, saying which step, if any can't be applied.
+/// What a spawned process may do, in the kernel's terms: the namespaces it is made in,
+/// resource limits, a Landlock ruleset and the seccomp baseline. The child applies them to
+/// itself between fork and exec (`appex_sandbox_apply`), and the spawn fails, saying which
+/// step, if any can't be applied.
 ///
 /// It holds no policy: AppexSandbox's `SandboxProfile` decides what to allow and builds one.
 public struct ProcessRestrictions: Sendable, Hashable {
+    /// The namespaces a process is made in. Any of them needs ``user``, in which the process
+    /// keeps its own uid and gid and has no others.
+    public struct Namespaces: OptionSet, Sendable, Hashable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// Its own user namespace (CLONE_NEWUSER), which lets an unprivileged process make the others.
+        public static let user = Namespaces(rawValue: Int32(APPEX_NAMESPACE_USER))
+        /// Its own pid namespace (CLONE_NEWPID): it sees no process outside, and is its init.
+        /// With ``mount``, it gets a /proc of its own that shows only the namespace.
+        public static let pid = Namespaces(rawValue: Int32(APPEX_NAMESPACE_PID))
+        /// Its own mount namespace (CLONE_NEWNS), a copy of this one.
+        public static let mount = Namespaces(rawValue: Int32(APPEX_NAMESPACE_MOUNT))
+        /// Its own network namespace (CLONE_NEWNET): only a loopback device, down, so no network.
+        public static let network = Namespaces(rawValue: Int32(APPEX_NAMESPACE_NETWORK))
+
+        /// Whether this kernel lets this process make a child in these namespaces, or the
+        /// error of the step that fails (such as "proc" where mounting a fresh /proc is refused).
+        public func probe() -> Result<Void, SystemError> {
+            var step: CInt = 0
+            guard appex_namespaces_probe(rawValue, &step) == 0 else {
+                return .failure(SystemError(ProcessRestrictions.stepName(step)))
+            }
+            return .success(())
+        }
+    }
+
+    /// The namespaces to make the process in; empty for none.
+    public var namespaces: Namespaces
     /// Resource limits, soft and hard alike, by `RLIMIT_*` number.
     public var resourceLimits: [Int32: UInt64]
     /// The Landlock ruleset, or nil for none.
@@ -15,7 +45,9 @@ public struct ProcessRestrictions: Sendable, Hashable {
     /// mounting, loading kernel code, keyrings, clock changes and new namespaces.
     public var seccompBaseline: Bool
 
-    public init(resourceLimits: [Int32: UInt64] = [:], landlock: LandlockRuleset? = nil, seccompBaseline: Bool = false) {
+    public init(namespaces: Namespaces = [], resourceLimits: [Int32: UInt64] = [:], landlock: LandlockRuleset? = nil,
+                seccompBaseline: Bool = false) {
+        self.namespaces = namespaces
         self.resourceLimits = resourceLimits
         self.landlock = landlock
         self.seccompBaseline = seccompBaseline
@@ -25,11 +57,14 @@ public struct ProcessRestrictions: Sendable, Hashable {
     public static var seccompIsAvailable: Bool { appex_seccomp_available() == 1 }
 
     /// Applies the limits and the Landlock ruleset to the calling thread, and to the threads
-    /// and processes it starts from now on, with no_new_privs; not the seccomp baseline. For
+    /// and processes it starts from now on, with no_new_privs; not the namespaces, which only
+    /// a new process can be made in, nor the seccomp baseline. For
     /// code that runs part of its work restricted, and for tests of what restricted code can do.
     public func applyToCallingThread() throws(SystemError) {
         var step: CInt = 0
-        let result = withC { sandbox in appex_sandbox_apply(&sandbox, &step) }
+        var restrictions = self
+        restrictions.namespaces = []
+        let result = restrictions.withC { sandbox in appex_sandbox_apply(&sandbox, &step) }
         guard result == 0 else { throw SystemError(Self.stepName(step)) }
     }
 
@@ -41,12 +76,19 @@ public struct ProcessRestrictions: Sendable, Hashable {
         let paths = rules.map { strdup($0.path) }
         defer { paths.forEach { free($0) } }
         let access = rules.map { CUnsignedLongLong($0.access.rawValue) }
+        let userMap = strdup("\(getuid()) \(getuid()) 1\n")
+        let groupMap = strdup("\(getgid()) \(getgid()) 1\n")
+        defer {
+            free(userMap)
+            free(groupMap)
+        }
         let cResources = resources.map { CInt($0) }
         return cResources.withUnsafeBufferPointer { cResources in
             values.withUnsafeBufferPointer { values in
                 paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { paths in
                     access.withUnsafeBufferPointer { access in
                         var sandbox = appex_sandbox(
+                            namespaces: namespaces.rawValue, userMap: userMap, groupMap: groupMap,
                             limitResources: cResources.baseAddress, limitValues: values.baseAddress, limitCount: CInt(values.count),
                             landlockABI: CInt(landlock?.abi ?? 0),
                             handledFilesystem: CUnsignedLongLong(landlock?.handledFilesystem.rawValue ?? 0),
@@ -68,6 +110,9 @@ public struct ProcessRestrictions: Sendable, Hashable {
         case CInt(APPEX_SPAWN_STEP_RESOURCE_LIMIT): "setrlimit"
         case CInt(APPEX_SPAWN_STEP_LANDLOCK): "landlock"
         case CInt(APPEX_SPAWN_STEP_SECCOMP): "seccomp"
+        case CInt(APPEX_SPAWN_STEP_NAMESPACES): "clone (namespaces)"
+        case CInt(APPEX_SPAWN_STEP_ID_MAPS): "uid_map"
+        case CInt(APPEX_SPAWN_STEP_PROC): "mount /proc"
         default: "spawn"
         }
     }

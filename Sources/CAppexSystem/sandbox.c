@@ -15,10 +15,16 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <stddef.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 // The Landlock ruleset attributes up to ABI 6, which this machine's kernel headers (ABI 2)
@@ -170,6 +176,101 @@ static int appex_apply_seccomp(void) {
     struct sock_fprog filter = { .len = (unsigned short)count, .filter = program };
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter);
 #endif
+}
+
+_Static_assert(APPEX_NAMESPACE_USER == CLONE_NEWUSER && APPEX_NAMESPACE_PID == CLONE_NEWPID
+               && APPEX_NAMESPACE_MOUNT == CLONE_NEWNS && APPEX_NAMESPACE_NETWORK == CLONE_NEWNET,
+               "the namespace flags are <sched.h>'s");
+
+/// Writes all of `text` to the file at `path`.
+static int appex_write_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    size_t length = strlen(text);
+    ssize_t written;
+    do {
+        written = write(fd, text, length);
+    } while (written < 0 && errno == EINTR);
+    int error = errno;
+    close(fd);
+    if (written == (ssize_t)length) return 0;
+    errno = written < 0 ? error : EIO;
+    return -1;
+}
+
+int appex_sandbox_enter_namespaces(const appex_sandbox *sandbox, int *failedStep) {
+    if (sandbox->namespaces & CLONE_NEWUSER) {
+        // The child maps only its own ids, the same inside as outside, which an unprivileged
+        // process may do for itself once it has given up setgroups.
+        *failedStep = APPEX_SPAWN_STEP_ID_MAPS;
+        if (appex_write_file("/proc/self/uid_map", sandbox->userMap) < 0) return -1;
+        if (appex_write_file("/proc/self/setgroups", "deny") < 0) return -1;
+        if (appex_write_file("/proc/self/gid_map", sandbox->groupMap) < 0) return -1;
+    }
+    if ((sandbox->namespaces & (CLONE_NEWPID | CLONE_NEWNS)) == (CLONE_NEWPID | CLONE_NEWNS)) {
+        // A new mount namespace made by a less privileged user namespace turns shared mounts
+        // into slaves, so this mount stays inside it.
+        *failedStep = APPEX_SPAWN_STEP_PROC;
+        if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) return -1;
+    }
+    *failedStep = APPEX_SPAWN_STEP_EXEC;
+    return 0;
+}
+
+struct appex_probe {
+    appex_sandbox sandbox;
+    int errorPipe;
+};
+
+static int appex_probe_child(void *raw) {
+    const struct appex_probe *probe = raw;
+    int step = APPEX_SPAWN_STEP_EXEC;
+    int report[2] = { 0, 0 };
+    if (appex_sandbox_enter_namespaces(&probe->sandbox, &step) < 0) {
+        report[0] = errno;
+        report[1] = step;
+    }
+    while (write(probe->errorPipe, report, sizeof(report)) < 0 && errno == EINTR) {}
+    _exit(0);
+}
+
+int appex_namespaces_probe(int namespaces, int *failedStep) {
+    char userMap[64], groupMap[64];
+    snprintf(userMap, sizeof(userMap), "%u %u 1\n", (unsigned)getuid(), (unsigned)getuid());
+    snprintf(groupMap, sizeof(groupMap), "%u %u 1\n", (unsigned)getgid(), (unsigned)getgid());
+    int pipes[2];
+    if (pipe2(pipes, O_CLOEXEC) < 0) return -1;
+    struct appex_probe probe = { .errorPipe = pipes[1] };
+    probe.sandbox.namespaces = namespaces;
+    probe.sandbox.userMap = userMap;
+    probe.sandbox.groupMap = groupMap;
+    enum { stackSize = 64 * 1024 };
+    void *stack = mmap(NULL, stackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) {
+        int error = errno;
+        close(pipes[0]);
+        close(pipes[1]);
+        errno = error;
+        return -1;
+    }
+    pid_t child = clone(appex_probe_child, (char *)stack + stackSize, CLONE_VM | CLONE_VFORK | SIGCHLD | namespaces, &probe);
+    int error = errno;
+    munmap(stack, stackSize);
+    close(pipes[1]);
+    if (child < 0) {
+        close(pipes[0]);
+        *failedStep = APPEX_SPAWN_STEP_NAMESPACES;
+        errno = error;
+        return -1;
+    }
+    int report[2] = { EIO, APPEX_SPAWN_STEP_NAMESPACES };
+    while (read(pipes[0], report, sizeof(report)) < 0 && errno == EINTR) {}
+    close(pipes[0]);
+    while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+    if (report[0] == 0) return 0;
+    *failedStep = report[1];
+    errno = report[0];
+    return -1;
 }
 
 int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep) {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
@@ -147,13 +148,25 @@ int appex_memfd_seal(int fd) {
 }
 
 /// In the child, between fork and exec: only async-signal-safe calls from here on.
+///
+/// `parentPidfd` is a pidfd for the parent when the child is in a pid namespace of its own,
+/// where getppid() answers 0, else -1. `namespaces` are those the child was cloned into.
 static void appex_child(const char *path, char *const argv[], char *const envp[],
-                        const appex_spawn_options *options, pid_t parent, int errorPipe) {
+                        const appex_spawn_options *options, pid_t parent, int parentPidfd, int namespaces, int errorPipe) {
     int error = 0;
     int step = APPEX_SPAWN_STEP_EXEC;
     if (options->dieWithParent) {
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent) goto fail;
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) goto fail;
+        // If the parent died before that, no signal comes: end now instead.
+        if (parentPidfd >= 0) {
+            struct pollfd exited = { .fd = parentPidfd, .events = POLLIN };
+            if (poll(&exited, 1, 0) != 0) { errno = ESRCH; goto fail; }
+        } else if (getppid() != parent) {
+            errno = ESRCH;
+            goto fail;
+        }
     }
+    if (namespaces && appex_sandbox_enter_namespaces(options->sandbox, &step) < 0) goto fail;
     if (setsid() < 0) goto fail;
     if (options->addressSpaceLimit > 0) {
         struct rlimit limit = { (rlim_t)options->addressSpaceLimit, (rlim_t)options->addressSpaceLimit };
@@ -231,13 +244,15 @@ struct appex_spawn_arguments {
     char *const *envp;
     const appex_spawn_options *options;
     pid_t parent;
+    int parentPidfd;
+    int namespaces;
     int errorPipe;
 };
 
 static int appex_spawn_child(void *raw) {
     const struct appex_spawn_arguments *arguments = raw;
     appex_child(arguments->path, arguments->argv, arguments->envp, arguments->options,
-                arguments->parent, arguments->errorPipe);
+                arguments->parent, arguments->parentPidfd, arguments->namespaces, arguments->errorPipe);
     return 127;
 }
 
@@ -263,9 +278,22 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
         errno = error;
         return -1;
     }
+    int namespaces = options->sandbox ? options->sandbox->namespaces : 0;
+    int parentPidfd = -1;
+    if ((namespaces & CLONE_NEWPID) && options->dieWithParent) {
+        parentPidfd = appex_pidfd_open(getpid());
+        if (parentPidfd < 0) {
+            int error = errno;
+            munmap(stack, APPEX_SPAWN_STACK_SIZE);
+            close(errorPipe[0]);
+            close(errorPipe[1]);
+            errno = error;
+            return -1;
+        }
+    }
     struct appex_spawn_arguments arguments = {
         .path = path, .argv = argv, .envp = envp, .options = options,
-        .parent = getpid(), .errorPipe = errorPipe[1],
+        .parent = getpid(), .parentPidfd = parentPidfd, .namespaces = namespaces, .errorPipe = errorPipe[1],
     };
     // All signals, glibc's own (32, 33) included, which sigfillset and pthread_sigmask leave
     // out: the raw system call, as posix_spawn's __libc_signal_block_all. 8 is the size of
@@ -275,13 +303,15 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
     syscall(SYS_rt_sigprocmask, SIG_BLOCK, all, previous, 8);
     // The stack grows down on every architecture Swift on Linux runs on.
     pid_t child = clone(appex_spawn_child, (char *)stack + APPEX_SPAWN_STACK_SIZE,
-                        CLONE_VM | CLONE_VFORK | SIGCHLD, &arguments);
+                        CLONE_VM | CLONE_VFORK | SIGCHLD | namespaces, &arguments);
     int cloneError = errno;
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, previous, NULL, 8);
     munmap(stack, APPEX_SPAWN_STACK_SIZE);
     close(errorPipe[1]);
+    if (parentPidfd >= 0) close(parentPidfd);
     if (child < 0) {
         close(errorPipe[0]);
+        *failedStep = namespaces ? APPEX_SPAWN_STEP_NAMESPACES : APPEX_SPAWN_STEP_EXEC;
         errno = cloneError;
         return -1;
     }
@@ -338,7 +368,7 @@ pid_t appex_spawn_detached(const char *path, char *const argv[], char *const env
             close(pidPipe[1]);
             appex_spawn_options detached = *options;
             detached.dieWithParent = 0;
-            appex_child(path, argv, envp, &detached, parent, errorPipe[1]);
+            appex_child(path, argv, envp, &detached, parent, -1, 0, errorPipe[1]);
         }
         while (write(pidPipe[1], &grandchild, sizeof(grandchild)) < 0 && errno == EINTR) {}
         _exit(0);

@@ -25,7 +25,7 @@ import Testing
         let baseline = world.baseline()
         let first = try await target.outcome([textItem("one")])
         #expect(first.items != nil, "\(first)")
-        let pid = try #require(world.extensionProcesses().first)
+        let pid = try #require(world.extensionSessions().first)
 
         let interrupted = AsyncStream<ExtensionInterruption?>.makeStream()
         target.requestInterruptionBlock = { [target] requestID in
@@ -55,7 +55,7 @@ import Testing
         let baseline = world.baseline()
         let first = try await target.outcome([textItem("one")])
         #expect(first.items != nil, "\(first)")
-        #expect(world.extensionProcesses().count == 1)
+        #expect(world.extensionSessions().count == 1)
         let second = try await target.outcome([textItem("two")])
         #expect(second.interruption?.reason == .crashed(signal: SIGABRT, exitStatus: nil), "\(second)")
         await world.expectNothingLeaked(since: baseline)

@@ -62,16 +62,8 @@ import Testing
 
     @Test(.enabled(if: (Sandbox.KernelSupport.current.landlockABI ?? 0) >= 4), arguments: [false, true])
     func tcpConnectionsNeedTheNetworkEntitlement(mayConnect: Bool) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        _ = listen(listener, 4)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        let port = UInt16(bigEndian: address.sin_port)
+        let listener = LoopbackSocket()
+        let port = listener.port
         let run = try runPython("""
             import socket
             try:
@@ -85,6 +77,7 @@ import Testing
             except OSError as error:
                 print("bind refused", error.errno)
             """, profile: testProfile(mayConnect: mayConnect))
+        listener.close()
         #expect(run.output.contains(mayConnect ? "connected" : "refused \(EACCES)"), "\(run.output)")
         #expect(run.output.contains("bind refused \(EACCES)"), "no extension listens: \(run.output)")
     }

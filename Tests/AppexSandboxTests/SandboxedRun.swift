@@ -12,12 +12,15 @@ struct SandboxedRun {
 /// Runs `arguments` (an absolute executable and its arguments) under `profile`, its
 /// standard output and error to one pipe and `descriptors` installed, and waits for it to end.
 func runSandboxed(_ arguments: [String], profile: SandboxProfile, descriptors: [(FileDescriptor, Int32)] = [],
-                  sandbox: Sandbox = Sandbox(isStrict: false)) throws -> SandboxedRun {
+                  environment: [String: String] = [:], sandbox: Sandbox = Sandbox(isStrict: false),
+                  whileRunning: (ProcessDescriptor) -> Void = { _ in }) throws -> SandboxedRun {
     let (read, write) = try UnixSocket.pair()
     let launch = ProcessLaunch(executable: arguments[0], arguments: Array(arguments.dropFirst()),
-                               environment: ["PATH": "/usr/bin:/bin", "LANG": "C"], descriptors: [(write, 1), (write, 2)] + descriptors)
+                               environment: environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C"]) { mine, _ in mine },
+                               descriptors: [(write, 1), (write, 2)] + descriptors)
     let child = try sandbox.spawn(launch, profile: profile)
     write.close()
+    whileRunning(child)
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {

@@ -52,11 +52,36 @@ int appex_memfd_create(const char *name);
 /// Seals a memory file against any further change of size or content.
 int appex_memfd_seal(int fd);
 
-/// The sandbox a spawned child applies to itself between fork and exec, in this order:
-/// no_new_privs, the resource limits, Landlock (if `landlockABI` > 0), and last, just
-/// before exec, the seccomp baseline (if `seccompBaseline`). It holds no policy: the
-/// caller says exactly what is allowed.
+/// The namespaces appex_sandbox's `namespaces` may name: the CLONE_NEW* flags of <sched.h>,
+/// which Swift's Glibc module doesn't show.
+enum {
+    APPEX_NAMESPACE_USER = 0x10000000,
+    APPEX_NAMESPACE_PID = 0x20000000,
+    APPEX_NAMESPACE_MOUNT = 0x00020000,
+    APPEX_NAMESPACE_NETWORK = 0x40000000,
+};
+
+/// The setting that asks a program started as the first process of a pid namespace to fork
+/// an init for it, naming the descriptor the init writes the program's wait status to
+/// (init.c tells the whole story).
+#define APPEX_INIT_STATUS_SETTING "APPEX_INIT_STATUS_FD"
+
+/// The name that init takes (PR_SET_NAME), by which it is told from the program.
+#define APPEX_INIT_PROCESS_NAME "appex-init"
+
+/// The sandbox a spawned child applies to itself between fork and exec, in this order: the
+/// namespaces it is made in (with its uid and gid maps, and a fresh /proc for a new pid
+/// namespace), no_new_privs, the resource limits, Landlock (if `landlockABI` > 0), and
+/// last, just before exec, the seccomp baseline (if `seccompBaseline`). It holds no policy:
+/// the caller says exactly what is allowed.
 typedef struct {
+    /// The namespaces to make the child in: APPEX_NAMESPACE_USER, and with it any of the
+    /// others; 0 for none. With CLONE_NEWPID and CLONE_NEWNS, a fresh
+    /// /proc showing only the new pid namespace is mounted over /proc.
+    int namespaces;
+    /// With CLONE_NEWUSER: the child's uid_map and gid_map, such as "1000 1000 1\n".
+    const char *userMap;
+    const char *groupMap;
     /// Resource limits (RLIMIT_*), soft and hard alike.
     const int *limitResources;
     const unsigned long long *limitValues;
@@ -85,6 +110,9 @@ enum {
     APPEX_SPAWN_STEP_RESOURCE_LIMIT = 2,
     APPEX_SPAWN_STEP_LANDLOCK = 3,
     APPEX_SPAWN_STEP_SECCOMP = 4,
+    APPEX_SPAWN_STEP_NAMESPACES = 5,
+    APPEX_SPAWN_STEP_ID_MAPS = 6,
+    APPEX_SPAWN_STEP_PROC = 7,
 };
 
 /// The Landlock ABI version the kernel offers, or -1 (errno ENOSYS or EOPNOTSUPP) if none.
@@ -92,6 +120,15 @@ int appex_landlock_abi(void);
 
 /// 1 if the kernel filters system calls with seccomp, else 0.
 int appex_seccomp_available(void);
+
+/// 0 if a child can be made in the namespaces `namespaces` (as appex_sandbox's field), with
+/// its id maps written and, for a new pid namespace, a fresh /proc mounted; else -1, with
+/// the errno and the step that failed. Makes and reaps one short-lived child.
+int appex_namespaces_probe(int namespaces, int *failedStep);
+
+/// Makes the calling process, just cloned into `sandbox`'s namespaces, at home in them:
+/// writes its id maps and mounts its /proc. For the spawned child.
+int appex_sandbox_enter_namespaces(const appex_sandbox *sandbox, int *failedStep);
 
 /// Applies no_new_privs, the limits and Landlock to the calling process. For the spawned
 /// child; `*failedStep` names the step that failed.
@@ -126,7 +163,7 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
 
 /// Like appex_spawn, but the new process is a grandchild in its own session, so it is
 /// nobody's child here and outlives this process: a daemon started on demand.
-/// Returns its pid; no pidfd, since it isn't ours to reap.
+/// Returns its pid; no pidfd, since it isn't ours to reap. It is made in no namespaces.
 pid_t appex_spawn_detached(const char *path, char *const argv[], char *const envp[],
                            const appex_spawn_options *options);
 

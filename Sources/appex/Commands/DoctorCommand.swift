@@ -107,7 +107,8 @@ enum DoctorChecks {
         add("Sandbox", "strict mode", .ok, sandbox.isStrict
             ? "APPEX_SANDBOX=strict: a launch fails if a layer is missing"
             : "off: a missing layer is reported, not an error (APPEX_SANDBOX=strict makes it one)")
-        add("Sandbox", "extensions", .unavailable, "appexd does not apply the sandbox to extensions yet; user, pid and network namespaces and the pids cgroup are not built yet")
+        add("Sandbox", "extensions", .ok, "appexd launches every extension with the layers above: it runs and reads its bundle, its app's Frameworks and the system; writes only its container (with its tmp) and its entitled app groups' containers; connects over TCP only with com.apple.security.network.client")
+        add("Sandbox", "pids limit", .unavailable, "not built yet: an extension's processes are not capped by a pids cgroup")
         return checks
     }
 }

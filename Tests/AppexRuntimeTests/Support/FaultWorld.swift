@@ -138,10 +138,17 @@ final class FaultWorld: Sendable {
 
     // MARK: Processes
 
-    /// The live extension processes of this home: those running an executable installed under it.
+    /// The live extension processes of this home: those running an executable installed
+    /// under it. A sandboxed extension is two: the init of its pid namespace, and under it
+    /// the extension itself.
     func extensionProcesses() -> [Int32] {
         let prefix = root.resolvingSymlinksInPath().path + "/"
         return Self.processes().filter { Self.executable(of: $0)?.hasPrefix(prefix) == true }
+    }
+
+    /// The extension processes appexd started, one per session: the sandboxes' inits.
+    func extensionSessions() -> [Int32] {
+        extensionProcesses().filter { ProcessTree.name(of: $0) == "appex-init" }
     }
 
     /// Every appexd that has served this home, including ones now gone.

@@ -41,6 +41,11 @@ enum Fault: String {
     case garbageOnSessionThenHang
     /// Writes a malformed frame on its channel to appexd (descriptor 3).
     case garbageOnControl
+    /// Tries what the text of its first attachment lists, one per line, and completes with
+    /// one line each: "allowed", or "refused: " and the error. The attempts: `read PATH`
+    /// (open a file or folder for reading), `write PATH` (create a file), `ptrace PID`
+    /// (attach) and `connect PORT` (TCP to 127.0.0.1).
+    case attempts
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.
     static let current: Fault = {

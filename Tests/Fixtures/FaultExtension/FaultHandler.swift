@@ -70,7 +70,46 @@ final class FaultHandler: NSExtensionRequestHandling {
             while true { sleep(1) }
         case .garbageOnControl:
             Self.writeGarbage(to: 3)
+        case .attempts:
+            Task {
+                let provider = context.inputItems.first?.attachments?.first ?? NSItemProvider()
+                let list = (try? await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)) ?? Data()
+                let results = String(decoding: list, as: UTF8.self).split(separator: "\n").map { Self.attempt(String($0)) }
+                let item = NSExtensionItem()
+                item.attributedContentText = NSAttributedString(string: results.joined(separator: "\n"))
+                await context.completeRequest(returningItems: [item])
+            }
         }
+    }
+
+    /// Tries one line of ``Fault/attempts``: "allowed", or "refused: " and the error.
+    nonisolated private static func attempt(_ line: String) -> String {
+        let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return "unknown attempt \(line)" }
+        let result: Int32
+        switch parts[0] {
+        case "read":
+            result = open(parts[1], O_RDONLY | O_CLOEXEC)
+            if result >= 0 { close(result) }
+        case "write":
+            result = open(parts[1], O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            if result >= 0 { close(result) }
+        case "ptrace":
+            result = Int32(cPtrace(16 /* PTRACE_ATTACH */, pid_t(parts[1]) ?? 0, nil, nil))
+        case "connect":
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(socket) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(parts[1]).map { $0.bigEndian } ?? 0
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        default:
+            return "unknown attempt \(line)"
+        }
+        return result >= 0 ? "allowed" : "refused: \(String(cString: strerror(errno)))"
     }
 
     /// Completes with a copy of each item: its text and user info, and for each attachment
@@ -169,3 +208,7 @@ final class FaultHandler: NSExtensionRequestHandling {
 /// A class that exists but does not adopt `NSExtensionRequestHandling`, for the test of a
 /// principal class that can't serve.
 final class NotAHandler {}
+
+/// ptrace(2), which Swift's Glibc module leaves out because the C declaration is variadic.
+@_silgen_name("ptrace")
+private func cPtrace(_ request: Int32, _ pid: pid_t, _ address: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) -> Int

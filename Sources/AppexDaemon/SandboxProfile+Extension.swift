@@ -1,0 +1,28 @@
+import AppexBundles
+import AppexCore
+import AppexRegistry
+import AppexSandbox
+import Foundation
+
+extension SandboxProfile {
+    /// What an extension may do, from its bundle and its entitlements:
+    /// - run and read its own bundle, its containing app's `Frameworks/`, and the system's
+    ///   libraries;
+    /// - read the system's configuration, the processor topology that Dispatch sizes its
+    ///   threads by, and the type table appexd was told to use (`APPEX_SYSTEM_TYPES`);
+    /// - read and write its own container, which holds its tmp, and the container of each app
+    ///   group it is entitled to (`com.apple.security.application-groups`);
+    /// - connect to TCP servers only with `com.apple.security.network.client`.
+    ///
+    /// Nothing else: not the user's home, not another app's container or group.
+    static func forExtension(_ installed: InstalledExtension, home: AppexHome,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) -> SandboxProfile {
+        let app = installed.url.deletingLastPathComponent().deletingLastPathComponent()
+        let groups = installed.entitlements.applicationGroups.map { home.groupContainer(for: $0).path }
+        return SandboxProfile(
+            executable: systemExecutable + [installed.url.path, app.appendingPathComponent(BundleLayout.frameworks).path],
+            readOnly: systemReadOnly + ["/sys/devices/system/cpu"] + (environment["APPEX_SYSTEM_TYPES"].map { [$0] } ?? []),
+            readWrite: systemReadWrite + [home.container(for: installed.identifier).path] + groups,
+            mayConnect: installed.entitlements.networkClient)
+    }
+}

@@ -1,0 +1,59 @@
+import Glibc
+
+/// The processes a process started, and theirs, as /proc shows them: what a sandboxed
+/// process's footprint and cgroup must cover, since the one appexd spawns is the init of
+/// its pid namespace and the program runs as that init's child.
+public enum ProcessTree {
+    /// Every living descendant of `pid`, parents before their children; empty if it has
+    /// none or is gone. A process that starts or ends meanwhile may be missed.
+    public static func descendants(of pid: Int32) -> [Int32] {
+        var found: [Int32] = []
+        var next = [pid]
+        while let parent = next.popLast(), found.count < 4096 {
+            let children = childIDs(of: parent)
+            found += children
+            next += children
+        }
+        return found
+    }
+
+    /// The name the kernel shows for `pid` (/proc/PID/comm), or nil if it is gone.
+    public static func name(of pid: Int32) -> String? {
+        let name = contents(of: "/proc/\(pid)/comm")
+        return name.isEmpty ? nil : name
+    }
+
+    /// The children of every thread of `pid` (/proc/PID/task/TID/children).
+    private static func childIDs(of pid: Int32) -> [Int32] {
+        guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
+        defer { closedir(tasks) }
+        var children: [Int32] = []
+        while let entry = readdir(tasks) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let thread = Int32(name) else { continue }
+            children += contents(of: "/proc/\(pid)/task/\(thread)/children").split(separator: " ").compactMap { Int32($0) }
+        }
+        return children
+    }
+
+    private static func contents(of path: String) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += buffer.prefix(count)
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingWhitespace
+    }
+}
+
+private extension String {
+    var trimmingWhitespace: String {
+        String(self.drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
+    }
+}

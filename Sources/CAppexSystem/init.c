@@ -1,0 +1,82 @@
+// The init of a sandboxed process's pid namespace.
+//
+// The first process of a pid namespace is its init, and the kernel treats an init apart:
+// a signal it has no handler for is not delivered to it, even from itself, so abort() would
+// end it with SIGSEGV instead of SIGABRT, SIGTERM would not end it, and every orphan in the
+// namespace would become its child. So a program should not run as that process, and with
+// this, a program that links CAppexSystem (every extension, through AppexKit) doesn't:
+//
+// When the launcher starts it as the first process of a new pid namespace with
+// APPEX_INIT_STATUS_FD set, a constructor forks before main. The child, pid 2, goes on to
+// main as the program, with the signals and the parent a program expects. The first
+// process stays behind as the namespace's init, running nothing of the program's:
+// - it forwards the signals a process is asked to end or told about (SIGTERM, SIGINT,
+//   SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, SIGWINCH) to the program;
+// - it reaps every process in the namespace;
+// - it is named appex-init, so that appexd, which holds it, can tell it from the program;
+// - when the program ends, it writes the program's wait status (an int, as waitpid reports
+//   it) to the descriptor APPEX_INIT_STATUS_FD names, and exits 0. The kernel then kills
+//   whatever is left in the namespace.
+// A program that doesn't link this runs as the init itself, and its own exit status stands.
+#define _GNU_SOURCE
+#include "CAppexSystem.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const int appex_forwarded_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, SIGWINCH };
+
+/// The init's loop: never returns.
+static void appex_init_serve(pid_t program, int statusFD, const sigset_t *all) {
+    for (;;) {
+        siginfo_t info;
+        int signal = sigwaitinfo(all, &info);
+        if (signal < 0) continue;
+        if (signal != SIGCHLD) {
+            for (size_t index = 0; index < sizeof(appex_forwarded_signals) / sizeof(int); index++) {
+                if (appex_forwarded_signals[index] == signal) kill(program, signal);
+            }
+            continue;
+        }
+        int status;
+        pid_t reaped;
+        while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
+            if (reaped != program) continue;
+            while (write(statusFD, &status, sizeof(status)) < 0 && errno == EINTR) {}
+            _exit(0);
+        }
+    }
+}
+
+__attribute__((constructor(101)))
+static void appex_init_if_first(void) {
+    const char *setting = getenv(APPEX_INIT_STATUS_SETTING);
+    if (setting == NULL) return;
+    char *end = NULL;
+    long statusFD = strtol(setting, &end, 10);
+    unsetenv(APPEX_INIT_STATUS_SETTING);
+    if (getpid() != 1 || end == setting || *end != '\0' || statusFD < 3 || statusFD > 1024) return;
+
+    sigset_t all, previous;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &previous);
+    pid_t program = fork();
+    if (program != 0) {
+        if (program > 0) {
+            prctl(PR_SET_NAME, APPEX_INIT_PROCESS_NAME, 0, 0, 0);
+            // The init keeps only the status descriptor and standard error: the program's
+            // channels must close when it ends, not when the init does.
+            if (statusFD > 3) syscall(SYS_close_range, 3U, (unsigned)statusFD - 1, 0);
+            syscall(SYS_close_range, (unsigned)statusFD + 1, ~0U, 0);
+            appex_init_serve(program, (int)statusFD, &all);
+        }
+        // No fork: run the program as the init after all.
+    }
+    close((int)statusFD);
+    sigprocmask(SIG_SETMASK, &previous, NULL);
+}

@@ -1,0 +1,77 @@
+import AppexCore
+import AppexHost
+import AppexItems
+import AppexSandbox
+import AppexTesting
+import Foundation
+import Glibc
+import Testing
+
+/// Attempts an extension makes under the real appexd, in the real sandbox, that must fail;
+/// each with what the same extension may do beside it, so a broken extension can't pass.
+@Suite(.serialized, .timeLimit(.minutes(2)), .enabled(if: Sandbox.KernelSupport.current.landlockABI != nil))
+final class SandboxedExtensionTests {
+    let world: FaultWorld
+
+    init() throws {
+        world = try FaultWorld()
+        try world.startDaemon()
+        try world.install("attempts")
+    }
+
+    /// Runs the `attempts` fault with `lines` and returns its answer, one line per attempt.
+    func attempt(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
+        let outcome = try await world.extension("attempts").outcome([textItem(lines.joined(separator: "\n"))])
+        let text = try #require(outcome.items?.first?.attributedContentText?.string, "\(outcome)", sourceLocation: sourceLocation)
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// A file with something in it at `path`, made by the test.
+    func secret(at url: URL) throws -> String {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: url)
+        return url.path
+    }
+
+    var ownContainer: URL { world.test.home.container(for: "com.example.faults.attempts") }
+
+    @Test func readingTheUsersHomeFails() async throws {
+        let home = try secret(at: world.root.appendingPathComponent("user-home/notes.txt"))
+        let results = try await attempt(["read \(home)", "read \(NSHomeDirectory())", "read /usr/bin/env"])
+        #expect(results == ["refused: Permission denied", "refused: Permission denied", "allowed"], "\(results)")
+    }
+
+    @Test func readingAnotherAppsContainerFails() async throws {
+        let other = try secret(at: world.test.home.container(for: "com.example.other").appendingPathComponent("data.txt"))
+        let results = try await attempt(["read \(other)", "write \(ownContainer.path)/mine.txt", "read \(ownContainer.path)/mine.txt"])
+        #expect(results == ["refused: Permission denied", "allowed", "allowed"], "\(results)")
+    }
+
+    @Test func readingAGroupContainerItIsNotEntitledToFails() async throws {
+        let group = try secret(at: world.test.home.groupContainer(for: "group.com.example.other").appendingPathComponent("shared.txt"))
+        let results = try await attempt(["read \(group)"])
+        #expect(results == ["refused: Permission denied"], "\(results)")
+    }
+
+    @Test func writingOutsideItsContainerFails() async throws {
+        let outside = world.root.appendingPathComponent("written-by-extension.txt")
+        let results = try await attempt(["write \(outside.path)", "write /tmp/appex-sandbox-escape-\(getpid())",
+                                         "write \(ownContainer.path)/tmp/scratch.txt"])
+        #expect(results == ["refused: Permission denied", "refused: Permission denied", "allowed"], "\(results)")
+        #expect(!FileManager.default.fileExists(atPath: outside.path))
+    }
+
+    @Test func ptraceOfTheHostOrOfAppexdFails() async throws {
+        let daemon = try #require(world.everyDaemon.first)
+        let results = try await attempt(["ptrace \(getpid())", "ptrace \(daemon)"])
+        // Neither is in its pid namespace, and the seccomp baseline refuses ptrace anyway.
+        #expect(results.allSatisfy { $0.hasPrefix("refused: ") }, "\(results)")
+    }
+
+    @Test func aTCPConnectionWithoutTheNetworkEntitlementFails() async throws {
+        let listener = LoopbackSocket()
+        let results = try await attempt(["connect \(listener.port)"])
+        listener.close()
+        #expect(results == ["refused: Permission denied"], "\(results)")
+    }
+}

@@ -1,0 +1,93 @@
+import AppexSamples
+import AppexSandbox
+import AppexSystem
+import AppexTesting
+import Foundation
+import Glibc
+import Testing
+
+/// The namespaces a sandboxed process is made in: its own processes, mounts and users, and
+/// no network without the entitlement.
+@Suite struct NamespaceTests {
+    static let isolated = Sandbox.KernelSupport.current.isolationProblem == nil
+    static let networkIsolated = Sandbox.KernelSupport.current.networkIsolationProblem == nil
+
+    @Test(.enabled(if: isolated))
+    func theProcessSeesOnlyItsOwnProcessesAndKeepsItsIDs() throws {
+        let run = try runPython("""
+            import os
+            print("pids", sorted(int(name) for name in os.listdir("/proc") if name.isdigit()))
+            print("me", os.getpid())
+            print("ids", os.getuid(), os.getgid())
+            """, profile: testProfile())
+        #expect(run.status == .exited(0), "\(run.output)")
+        #expect(run.output.contains("pids [1]\n"), "only itself, as the namespace's first process: \(run.output)")
+        #expect(run.output.contains("me 1\n"), "\(run.output)")
+        #expect(run.output.contains("ids \(getuid()) \(getgid())\n"), "\(run.output)")
+    }
+
+    @Test(.enabled(if: networkIsolated), arguments: [false, true])
+    func withoutTheNetworkEntitlementNoDatagramLeaves(mayConnect: Bool) throws {
+        let receiver = LoopbackSocket(type: SOCK_DGRAM)
+        let port = receiver.port
+        // UDP is outside Landlock's reach: only the network namespace stops it.
+        let run = try runPython("""
+            import socket
+            print("interfaces", sorted(name for _, name in socket.if_nameindex()))
+            try:
+                socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"leak", ("127.0.0.1", \(port)))
+                print("sent")
+            except OSError as error:
+                print("refused", error.errno)
+            """, profile: testProfile(mayConnect: mayConnect))
+        #expect(run.status == .exited(0), "\(run.output)")
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let received = recv(receiver.descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        receiver.close()
+        if mayConnect {
+            #expect(run.output.contains("sent"), "\(run.output)")
+            #expect(received == 4)
+        } else {
+            #expect(run.output.contains("interfaces ['lo']"), "a loopback of its own, and nothing else: \(run.output)")
+            #expect(run.output.contains("refused \(ENETUNREACH)"), "\(run.output)")
+            #expect(received < 0, "nothing arrived outside")
+        }
+    }
+
+    /// A program that links CAppexSystem, as every extension does.
+    static let extensionExecutable = SampleApps.products.appendingPathComponent("AppexFaultExtension").path
+
+    /// Runs the fault extension under the sandbox, as the fault `fault` asks.
+    func runFaultExtension(_ fault: String, whileRunning: (ProcessDescriptor) -> Void = { _ in }) throws -> SandboxedRun {
+        let bundle = try TemporaryDirectory()
+        let info: [String: Any] = ["NSExtension": ["AppexFault": fault]]
+        try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
+            .write(to: bundle.url.appendingPathComponent("Info.plist"))
+        let profile = SandboxProfile(executable: SandboxProfile.systemExecutable + [SampleApps.products.path],
+                                     readOnly: SandboxProfile.systemReadOnly + [bundle.url.path],
+                                     readWrite: SandboxProfile.systemReadWrite)
+        return try runSandboxed([Self.extensionExecutable], profile: profile,
+                                environment: ["APPEX_EXTENSION_BUNDLE": bundle.url.path], whileRunning: whileRunning)
+    }
+
+    @Test(.enabled(if: isolated))
+    func anAbortIsReportedAsSIGABRTThoughTheProgramIsInItsOwnPidNamespace() throws {
+        // As the namespace's first process, abort() would end in SIGSEGV: the kernel drops
+        // a signal an init sends itself. The init it forks runs it as its child instead.
+        let run = try runFaultExtension("crashAtLaunch")
+        #expect(run.status == .signaled(SIGABRT, coreDumped: false), "\(run.output)")
+    }
+
+    @Test(.enabled(if: isolated))
+    func theProgramsExitStatusIsReportedAndSIGTERMReachesIt() throws {
+        // Its bundle names no principal class, so it refuses to start with EX_CONFIG.
+        let refused = try runFaultExtension("echo")
+        #expect(refused.status == .exited(78), "\(refused.output)")
+
+        let terminated = try runFaultExtension("neverChecksIn") { process in
+            usleep(100_000)
+            process.send(signal: SIGTERM)
+        }
+        #expect(terminated.status == .signaled(SIGTERM, coreDumped: false), "\(terminated.output)")
+    }
+}
