@@ -53,8 +53,13 @@ public struct ProcessLaunch: Sendable {
     public func spawn() throws(SystemError) -> ProcessDescriptor {
         var launch = self
         var exitReport: FileDescriptor?
+        var reportWriter: FileDescriptor?
         if restrictions?.namespaces.contains(.pid) == true {
             let pipe = try FileDescriptor.pipe()
+            // Read once the process has exited, and never waited on: a program that doesn't
+            // link CAppexSystem writes nothing.
+            _ = fcntl(pipe.read.rawValue, F_SETFL, O_NONBLOCK)
+            reportWriter = pipe.write
             let target = max(2, descriptors.map(\.1).max() ?? 2) + 1
             launch.descriptors.append((pipe.write, target))
             launch.environment[APPEX_INIT_STATUS_SETTING] = "\(target)"
@@ -63,6 +68,7 @@ public struct ProcessLaunch: Sendable {
         var pidfd: Int32 = -1
         var failedStep: Int32 = 0
         let pid = launch.withCArguments { path, argv, envp, options in appex_spawn(path, argv, envp, &options, &pidfd, &failedStep) }
+        reportWriter?.close()
         guard pid > 0 else { throw SystemError(ProcessRestrictions.stepName(failedStep), subject: executable) }
         return ProcessDescriptor(processID: pid, owning: FileDescriptor(owning: pidfd), exitReport: exitReport)
     }

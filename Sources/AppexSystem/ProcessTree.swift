@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The processes a process started, and theirs, as /proc shows them: what a sandboxed
@@ -36,24 +37,9 @@ public enum ProcessTree {
         return children
     }
 
+    /// A small /proc file's text, trimmed; empty if it can't be read.
     private static func contents(of path: String) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return "" }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += buffer.prefix(count)
-        }
-        return String(decoding: bytes, as: UTF8.self).trimmingWhitespace
-    }
-}
-
-private extension String {
-    var trimmingWhitespace: String {
-        String(self.drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
+        guard let bytes = try? FileDescriptor.open(path).read(upTo: 64 * 1024, at: 0) else { return "" }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -253,8 +253,13 @@ int appex_namespaces_probe(int namespaces, int *failedStep) {
         errno = error;
         return -1;
     }
+    // As appex_spawn does: no handler of this process's may run on the memory the child shares.
+    static const unsigned long all[1] = { ~0UL };
+    unsigned long previous[1] = { 0 };
+    syscall(SYS_rt_sigprocmask, SIG_BLOCK, all, previous, 8);
     pid_t child = clone(appex_probe_child, (char *)stack + stackSize, CLONE_VM | CLONE_VFORK | SIGCHLD | namespaces, &probe);
     int error = errno;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, previous, NULL, 8);
     munmap(stack, stackSize);
     close(pipes[1]);
     if (child < 0) {
