@@ -17,12 +17,15 @@ public struct DaemonConfiguration: Sendable {
     public var requestDeadlineOverride: Duration?
     /// Overrides every point's memory limit, in bytes, for tests and tuning.
     public var memoryLimitOverride: Int?
+    /// Overrides every point's limit on processes and threads, for tests and tuning.
+    public var processLimitOverride: Int?
     /// The sandbox extensions run in: this kernel's layers, strict as `APPEX_SANDBOX` says.
     public var sandbox: Sandbox
 
     public init(home: AppexHome, terminationGrace: Duration = .seconds(1), tickInterval: Duration = .milliseconds(50),
                 idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil,
-                requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil, sandbox: Sandbox = Sandbox()) {
+                requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil, processLimitOverride: Int? = nil,
+                sandbox: Sandbox = Sandbox()) {
         self.home = home
         self.terminationGrace = terminationGrace
         self.tickInterval = tickInterval
@@ -30,11 +33,13 @@ public struct DaemonConfiguration: Sendable {
         self.launchDeadlineOverride = launchDeadlineOverride
         self.requestDeadlineOverride = requestDeadlineOverride
         self.memoryLimitOverride = memoryLimitOverride
+        self.processLimitOverride = processLimitOverride
         self.sandbox = sandbox
     }
 
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS` and
-    /// `APPEX_REQUEST_DEADLINE_MS` (milliseconds), and `APPEX_MEMORY_LIMIT_MB` (mebibytes).
+    /// `APPEX_REQUEST_DEADLINE_MS` (milliseconds), `APPEX_MEMORY_LIMIT_MB` (mebibytes) and
+    /// `APPEX_PROCESS_LIMIT` (processes and threads).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
         func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
         var configuration = DaemonConfiguration(home: home)
@@ -42,6 +47,7 @@ public struct DaemonConfiguration: Sendable {
         configuration.launchDeadlineOverride = milliseconds("APPEX_LAUNCH_DEADLINE_MS")
         configuration.requestDeadlineOverride = milliseconds("APPEX_REQUEST_DEADLINE_MS")
         configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }
+        configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
         return configuration
     }
 
@@ -52,6 +58,7 @@ public struct DaemonConfiguration: Sendable {
         if let launchDeadlineOverride { policy.launchDeadline = launchDeadlineOverride }
         if let requestDeadlineOverride { policy.requestDeadline = requestDeadlineOverride }
         if let memoryLimitOverride { policy.memoryLimit = memoryLimitOverride }
+        if let processLimitOverride { policy.processLimit = processLimitOverride }
         return policy
     }
 }

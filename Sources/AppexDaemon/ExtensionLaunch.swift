@@ -8,7 +8,7 @@ import Foundation
 /// How appexd starts an extension's process: its executable with the control channel at
 /// descriptor 3 and the session at 4, standard output and error to appexd's log, in its
 /// container, with a small environment and its point's address-space backstop, in the
-/// sandbox its bundle and entitlements call for (``SandboxProfile/forExtension(_:home:environment:)``).
+/// sandbox its bundle and entitlements call for (``SandboxProfile/forExtension(_:home:processLimit:environment:)``).
 enum ExtensionLaunch {
     /// The variables an extension inherits from appexd: the language, and the type table
     /// when one is named.
@@ -42,7 +42,7 @@ enum ExtensionLaunch {
         return ProcessLaunch(executable: installed.executableURL.path, environment: environment,
                              descriptors: descriptors, directory: container.path, diesWithParent: true,
                              addressSpaceLimit: MemoryLimits.addressSpaceLimit(for: policy.memoryLimit),
-                             restrictions: try sandbox.restrictions(for: .forExtension(installed, home: home)))
+                             restrictions: try sandbox.restrictions(for: .forExtension(installed, home: home, processLimit: policy.processLimit)))
     }
 
     /// What the host is told when `installed` could not be launched: what stopped it, and what to do.

@@ -39,9 +39,9 @@ struct ExtensionProcessRecord: Sendable {
     var launchFailure: ErrorInfo?
     /// The resident memory last measured.
     var residentBytes: UInt64 = 0
-    /// The memory cgroup that holds it, where one could be made.
-    var cgroup: MemoryCgroup?
-    /// Whether it is still being moved into its cgroup (``MemoryLimits/confineInBackground``).
+    /// The cgroups that hold it, where any could be made.
+    var cgroups: ProcessCgroups?
+    /// Whether it is still being moved into its cgroups (``ExtensionCgroups/confineInBackground(_:memoryLimit:processLimit:label:done:)``).
     var isBeingConfined = false
 
     var stateName: String {

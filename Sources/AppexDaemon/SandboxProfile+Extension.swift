@@ -12,10 +12,11 @@ extension SandboxProfile {
     ///   threads by, and the type table appexd was told to use (`APPEX_SYSTEM_TYPES`);
     /// - read and write its own container, which holds its tmp, and the container of each app
     ///   group it is entitled to (`com.apple.security.application-groups`);
-    /// - connect to TCP servers only with `com.apple.security.network.client`.
+    /// - connect to TCP servers only with `com.apple.security.network.client`;
+    /// - have at most `processLimit` processes and threads.
     ///
     /// Nothing else: not the user's home, not another app's container or group.
-    static func forExtension(_ installed: InstalledExtension, home: AppexHome,
+    static func forExtension(_ installed: InstalledExtension, home: AppexHome, processLimit: Int,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> SandboxProfile {
         let app = installed.url.deletingLastPathComponent().deletingLastPathComponent()
         let groups = installed.entitlements.applicationGroups.map { home.groupContainer(for: $0).path }
@@ -23,6 +24,7 @@ extension SandboxProfile {
             executable: systemExecutable + [installed.url.path, app.appendingPathComponent(BundleLayout.frameworks).path],
             readOnly: systemReadOnly + ["/sys/devices/system/cpu"] + (environment["APPEX_SYSTEM_TYPES"].map { [$0] } ?? []),
             readWrite: systemReadWrite + [home.container(for: installed.identifier).path] + groups,
-            mayConnect: installed.entitlements.networkClient)
+            mayConnect: installed.entitlements.networkClient,
+            processes: UInt64(processLimit))
     }
 }

@@ -26,8 +26,8 @@ final class Supervisor: Sendable {
     let registry: Registry
     /// Spawns every process appexd starts, from one long-lived thread (for PDEATHSIG).
     let launcher = LauncherThread()
-    /// The cgroups that give each process a hard memory limit.
-    let memoryLimits = MemoryLimits()
+    /// The cgroups that cap each process's memory and processes.
+    let cgroups = ExtensionCgroups()
     /// Everything that changes; see above.
     let state = Mutex(State())
     /// Wakes the tick loop when a process appears.
@@ -118,7 +118,7 @@ final class Supervisor: Sendable {
             control: control, startedAt: .now, phase: .launching(deadline: .now + policy.launchDeadline)
         )
         record.requests[request.requestID] = deadline(policy)
-        record.isBeingConfined = memoryLimits.isAvailable
+        record.isBeingConfined = cgroups.isAvailable
         let admitted = state.withLock { state in
             if !state.shuttingDown { state.processes[sessionID] = record }
             return !state.shuttingDown
@@ -145,18 +145,19 @@ final class Supervisor: Sendable {
                                pid: process.processID, isNewSession: true), hostEnd)
     }
 
-    /// Moves the process of `record` into a memory cgroup of its own, in the background.
-    /// ``exited(session:)`` waits for a move still under way, so the cgroup is always
-    /// recorded, read for OOM kills and removed.
+    /// Moves the process of `record` into cgroups of its own, in the background.
+    /// ``exited(session:)`` waits for a move still under way, so the cgroups are always
+    /// recorded, read for what the kernel refused or ended, and removed.
     private func confine(_ record: ExtensionProcessRecord) {
-        memoryLimits.confineInBackground(record.process, limit: record.policy.memoryLimit, label: record.label) { [weak self] cgroup in
+        cgroups.confineInBackground(record.process, memoryLimit: record.policy.memoryLimit,
+                                    processLimit: record.policy.processLimit, label: record.label) { [weak self] cgroups in
             let kept = self?.state.withLock { state in
                 guard state.processes[record.sessionID] != nil else { return false }
-                state.processes[record.sessionID]!.cgroup = cgroup
+                state.processes[record.sessionID]!.cgroups = cgroups
                 state.processes[record.sessionID]!.isBeingConfined = false
                 return true
             } ?? false
-            if !kept { cgroup?.remove() }
+            if !kept { cgroups?.remove() }
         }
     }
 
@@ -272,19 +273,23 @@ final class Supervisor: Sendable {
     /// left unanswered.
     func exited(session: UInt64) {
         if state.withLock({ $0.processes[session]?.isBeingConfined ?? false }) {
-            memoryLimits.waitForBackgroundConfinements()
+            cgroups.waitForBackgroundConfinements()
         }
         guard var record = state.withLock({ $0.processes.removeValue(forKey: session) }) else { return }
         let status = record.process.reap()
         record.control.close()
-        if let cgroup = record.cgroup {
-            if record.endReason == nil, cgroup.oomKills > 0 {
+        if let cgroups = record.cgroups {
+            if record.endReason == nil, cgroups.oomKills > 0 {
                 let limit = UInt64(MemoryLimits.hardLimit(for: record.policy.memoryLimit))
                 record.endReason = Interruption(
-                    kind: .memoryLimit, limit: limit, measured: cgroup.peakBytes ?? limit,
+                    kind: .memoryLimit, limit: limit, measured: cgroups.peakBytes ?? limit,
                     message: "\(record.label) went over its hard memory limit of \(limit / 1_048_576) MiB, and the kernel ended it")
             }
-            cgroup.remove()
+            let refused = cgroups.processLimitHits
+            if refused > 0 {
+                FileHandle.standardError.write(Data("appexd: \(record.label) reached its limit of \(record.policy.processLimit) processes and threads; the kernel refused \(refused) forks or threads\n".utf8))
+            }
+            cgroups.remove()
         }
         // A host that sends requests straight on its sessions learns of every session's end,
         // since it may have sent one appexd has not heard of yet.

@@ -78,7 +78,8 @@ public struct Sandbox: Sendable {
             namespaces(.namespaces, kernel.isolationProblem, detail: "user, pid and mount; a /proc of its own"),
             namespaces(.networkNamespace, kernel.networkIsolationProblem, detail: "no network without com.apple.security.network.client"),
             SandboxLayer(kind: .noNewPrivileges, state: .active(detail: "prctl(PR_SET_NO_NEW_PRIVS)")),
-            SandboxLayer(kind: .resourceLimits, state: .active(detail: "open files, core dumps")),
+            SandboxLayer(kind: .resourceLimits, state: .active(detail: kernel.isolationProblem == nil
+                ? "open files, core dumps, processes (in its user namespace)" : "open files, core dumps")),
             landlock(.landlockFilesystem, from: 1, what: "file access control"),
             landlock(.landlockNetwork, from: 4, what: "TCP control"),
             landlock(.landlockScopes, from: 6, what: "scoping signals and abstract sockets"),
@@ -102,10 +103,10 @@ public struct Sandbox: Sendable {
         var namespaces: ProcessRestrictions.Namespaces = []
         if kernel.isolationProblem == nil { namespaces = Self.isolation }
         if kernel.networkIsolationProblem == nil, !profile.mayConnect { namespaces.formUnion([.user, .network]) }
-        var restrictions = ProcessRestrictions(
-            namespaces: namespaces,
-            resourceLimits: [Int32(RLIMIT_NOFILE.rawValue): profile.openFiles, Int32(RLIMIT_CORE.rawValue): profile.coreDumps ? UInt64.max : 0],
-            seccompBaseline: kernel.seccomp)
+        var limits = [Int32(RLIMIT_NOFILE.rawValue): profile.openFiles, Int32(RLIMIT_CORE.rawValue): profile.coreDumps ? UInt64.max : 0]
+        // In a user namespace of its own the kernel counts only the sandbox's processes.
+        if let processes = profile.processes, namespaces.contains(.user) { limits[Int32(__RLIMIT_NPROC.rawValue)] = processes }
+        var restrictions = ProcessRestrictions(namespaces: namespaces, resourceLimits: limits, seccompBaseline: kernel.seccomp)
         if let abi = kernel.landlockABI, abi >= 1 {
             let known = LandlockRuleset.FilesystemAccess.known(by: abi)
             let runnable: LandlockRuleset.FilesystemAccess = [.execute, .readFile, .readDirectory]

@@ -15,16 +15,21 @@ public struct SandboxProfile: Sendable, Hashable {
     public var mayConnect: Bool
     /// The most descriptors it may have open (RLIMIT_NOFILE).
     public var openFiles: UInt64
+    /// The most processes and threads it may have at once (RLIMIT_NPROC), or nil for no
+    /// limit. Set only where it has a user namespace of its own, where the kernel counts
+    /// just its own; elsewhere the limit would count all the user's processes. Root is exempt.
+    public var processes: UInt64?
     /// Whether it may write core dumps (RLIMIT_CORE); they would hold the user's data.
     public var coreDumps: Bool
 
     public init(executable: [String] = [], readOnly: [String] = [], readWrite: [String] = [], mayConnect: Bool = false,
-                openFiles: UInt64 = 1024, coreDumps: Bool = false) {
+                openFiles: UInt64 = 1024, processes: UInt64? = nil, coreDumps: Bool = false) {
         self.executable = executable
         self.readOnly = readOnly
         self.readWrite = readWrite
         self.mayConnect = mayConnect
         self.openFiles = openFiles
+        self.processes = processes
         self.coreDumps = coreDumps
     }
 

@@ -75,7 +75,7 @@ import Testing
             Issue.record("expected memoryLimitExceeded, got \(outcome)")
             return
         }
-        if case .success = MemoryCgroup.Parent.discover() {
+        if case .success = Cgroup.Parent.discover(.memory) {
             // The kernel ends it at the hard limit before it touches 512 MiB; 56 MiB is 40 + 16.
             #expect(limit == 56 << 20 || limit == 40 << 20, "\(outcome)")
         } else {

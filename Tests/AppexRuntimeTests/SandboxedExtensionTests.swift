@@ -2,6 +2,7 @@ import AppexCore
 import AppexHost
 import AppexItems
 import AppexSandbox
+import AppexSystem
 import AppexTesting
 import Foundation
 import Glibc
@@ -15,9 +16,12 @@ final class SandboxedExtensionTests {
 
     init() throws {
         world = try FaultWorld()
-        try world.startDaemon()
+        try world.startDaemon(["APPEX_PROCESS_LIMIT": "\(Self.processLimit)"])
         try world.install("attempts")
     }
+
+    /// The cap on each extension's processes and threads in these tests.
+    static let processLimit = 32
 
     /// Runs the `attempts` fault with `lines` and returns its answer, one line per attempt.
     func attempt(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
@@ -73,5 +77,16 @@ final class SandboxedExtensionTests {
         let results = try await attempt(["connect \(listener.port)"])
         listener.close()
         #expect(results == ["refused: Permission denied"], "\(results)")
+    }
+
+    @Test(.enabled(if: (try? Cgroup.Parent.discover(.pids).get()) != nil, "no pids cgroup can be made here"))
+    func forkingPastTheProcessLimitFails() async throws {
+        let results = try await attempt(["fork 3", "fork \(Self.processLimit)"])
+        try #require(results.count == 2, "\(results)")
+        #expect(results[0] == "allowed")
+        // Its threads and its init count too, so it makes fewer children than the limit.
+        let refusal = try #require(results[1].firstMatch(of: /refused: Resource temporarily unavailable after (\d+)/), "\(results)")
+        #expect((1..<Self.processLimit).contains(Int(refusal.1) ?? 0), "\(results)")
+        #expect(world.extensionSessions().count <= 1, "the children were reaped")
     }
 }

@@ -5,6 +5,9 @@
 public struct ExtensionPointPolicy: Sendable, Hashable {
     /// The resident memory an extension process may use before it is ended with "memory limit".
     public var memoryLimit: Int
+    /// The most processes and threads an extension may have at once: a fork or a new thread
+    /// past it fails with EAGAIN.
+    public var processLimit: Int
     /// How long an extension may take from launch to checking in before it is ended.
     public var launchDeadline: Duration
     /// How long one request may run before it is ended, or `nil` for no deadline.
@@ -18,6 +21,7 @@ public struct ExtensionPointPolicy: Sendable, Hashable {
 
     public init(
         memoryLimit: Int,
+        processLimit: Int = 256,
         launchDeadline: Duration = .seconds(1),
         requestDeadline: Duration? = nil,
         idleGracePeriod: Duration = .seconds(5),
@@ -25,6 +29,7 @@ public struct ExtensionPointPolicy: Sendable, Hashable {
         requiresActivationRule: Bool = false
     ) {
         self.memoryLimit = memoryLimit
+        self.processLimit = processLimit
         self.launchDeadline = launchDeadline
         self.requestDeadline = requestDeadline
         self.idleGracePeriod = idleGracePeriod

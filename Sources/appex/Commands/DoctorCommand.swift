@@ -89,7 +89,7 @@ enum DoctorChecks {
             add("Runtime", "appexd", .missing, error.message + " " + error.recoverySuggestion)
         }
         add("Runtime", "memory watch", .ok, "appexd reads each extension's resident memory every 50 ms and ends one over its point's limit (reason: memory limit)")
-        switch MemoryCgroup.Parent.discover() {
+        switch Cgroup.Parent.discover(.memory) {
         case .success(let parent):
             add("Runtime", "memory hard limit", .ok, "each extension in a memory cgroup of its own under \(parent), capped a quarter (at least 16 MiB) above its point's limit")
         case .failure(let unavailable):
@@ -108,7 +108,12 @@ enum DoctorChecks {
             ? "APPEX_SANDBOX=strict: a launch fails if a layer is missing"
             : "off: a missing layer is reported, not an error (APPEX_SANDBOX=strict makes it one)")
         add("Sandbox", "extensions", .ok, "appexd launches every extension with the layers above: it runs and reads its bundle, its app's Frameworks and the system; writes only its container (with its tmp) and its entitled app groups' containers; connects over TCP only with com.apple.security.network.client")
-        add("Sandbox", "pids limit", .unavailable, "not built yet: an extension's processes are not capped by a pids cgroup")
+        switch Cgroup.Parent.discover(.pids) {
+        case .success(let parent):
+            add("Sandbox", "process limit", .ok, "each extension in a pids cgroup of its own under \(parent), capped at its point's process limit (256 processes and threads by default)")
+        case .failure(let unavailable):
+            add("Sandbox", "process limit", .unavailable, "no pids cgroup can be made (\(unavailable.reason)); only RLIMIT_NPROC in the extension's user namespace applies, and not to root")
+        }
         return checks
     }
 }

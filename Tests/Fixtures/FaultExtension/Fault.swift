@@ -44,7 +44,8 @@ enum Fault: String {
     /// Tries what the text of its first attachment lists, one per line, and completes with
     /// one line each: "allowed", or "refused: " and the error. The attempts: `read PATH`
     /// (open a file or folder for reading), `write PATH` (create a file), `ptrace PID`
-    /// (attach) and `connect PORT` (TCP to 127.0.0.1).
+    /// (attach), `connect PORT` (TCP to 127.0.0.1) and `fork COUNT` (children that wait,
+    /// once appexd has moved it into its pids cgroup; a refusal says after how many).
     case attempts
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.

@@ -106,10 +106,50 @@ final class FaultHandler: NSExtensionRequestHandling {
             result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
+        case "fork":
+            return forkChildren(Int(parts[1]) ?? 0)
         default:
             return "unknown attempt \(line)"
         }
         return result >= 0 ? "allowed" : "refused: \(String(cString: strerror(errno)))"
+    }
+
+    /// Forks `count` children that wait to be killed, once appexd has moved this process into
+    /// its pids cgroup (so the cap counts every one), then kills and reaps them: "allowed",
+    /// or "refused: ", the error, and how many it made.
+    nonisolated private static func forkChildren(_ count: Int) -> String {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline, !isInAPidsCgroup() { usleep(10_000) }
+        var children: [pid_t] = []
+        var failure: Int32?
+        for _ in 0..<count {
+            let child = fork()
+            if child == 0 {
+                pause()
+                _exit(0)
+            }
+            if child < 0 {
+                failure = errno
+                break
+            }
+            children.append(child)
+        }
+        for child in children {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        guard let failure else { return "allowed" }
+        return "refused: \(String(cString: strerror(failure))) after \(children.count)"
+    }
+
+    /// Whether /proc/self/cgroup puts this process in a pids cgroup below the root.
+    nonisolated private static func isInAPidsCgroup() -> Bool {
+        let lines = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
+        return lines.split(separator: "\n").contains { line in
+            let fields = line.split(separator: ":", maxSplits: 2)
+            return fields.count == 3 && fields[1].split(separator: ",").contains("pids") && fields[2] != "/"
+        }
     }
 
     /// Completes with a copy of each item: its text and user info, and for each attachment
