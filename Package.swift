@@ -45,6 +45,7 @@ var package = Package(
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
         .library(name: "AppexItems", targets: ["AppexItems"]),
         .library(name: "AppexSession", targets: ["AppexSession"]),
+        .library(name: "AppexGroups", targets: ["AppexGroups"]),
         .library(name: "AppexKit", targets: ["AppexKit"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
@@ -62,11 +63,12 @@ var package = Package(
         .target(name: "AppexWire", dependencies: ["AppexCore"]),
         .target(name: "CAppexSystem"),
         .target(name: "AppexSystem", dependencies: ["CAppexSystem"]),
-        .target(name: "AppexIPC", dependencies: ["AppexWire", "AppexSystem"]),
+        .target(name: "AppexIPC", dependencies: ["AppexCore", "AppexWire", "AppexSystem"]),
         .target(name: "AppexSandbox", dependencies: ["AppexSystem"]),
         .target(name: "AppexSession", dependencies: ["AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexHost", dependencies: ["AppexCore", "AppexIPC", "AppexItems", "AppexSession"]),
-        .target(name: "AppexKit", dependencies: ["AppexCore", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
+        .target(name: "AppexGroups", dependencies: ["AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
+        .target(name: "AppexKit", dependencies: ["AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
         .target(
             name: "AppexDaemon",
             dependencies: [
@@ -93,7 +95,7 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexItems", "AppexSandbox", "AppexWire", "appexd",
+                "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexWire", "appexd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
@@ -107,10 +109,13 @@ var package = Package(
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexTesting"]),
+        .testTarget(name: "AppexGroupsTests", dependencies: ["AppexGroups", "AppexSamples", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexSandboxTests", dependencies: ["AppexSandbox", "AppexSamples", "AppexSystem", "AppexTesting"]),
         // An extension that misbehaves on purpose, for the runtime's fault tests. Every build
         // builds it, and the tests find it beside themselves; it is not a dependency of the
         // test target, since its static-stdlib link flags would reach the test bundle's link.
+        // A second process of an app group, for the tests of shared defaults and containers.
+        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexGroups"], path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",
             dependencies: ["AppexKit"],

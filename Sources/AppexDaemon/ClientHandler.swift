@@ -34,7 +34,7 @@ final class ClientHandler: Sendable {
             connection.close()
             return
         }
-        let record = ClientRecord(id: id, connection: connection, credentials: credentials,
+        let record = ClientRecord(id: id, connection: connection, credentials: credentials, process: try? ProcessDescriptor(peerOf: socket),
                                   name: Self.commandName(of: credentials.processID) ?? "pid \(credentials.processID)")
         let handler = ClientHandler(client: record, supervisor: supervisor)
         supervisor.add(record)
@@ -81,6 +81,13 @@ final class ClientHandler: Sendable {
             }
         case .listProcesses(let call):
             send(.processList(ProcessList(call: call.call, processes: supervisor.processes())))
+        case .groupContainer(let query):
+            guard version >= WireVersion.groupContainers else {
+                return refuse("GroupContainer needs protocol version \(WireVersion.groupContainers); this connection speaks \(version)")
+            }
+            let asker = GroupContainers.asker(runningAs: client.process?.executablePath, pid: client.credentials.processID,
+                                              registry: supervisor.registry)
+            send(.groupContainerResult(GroupContainers.answer(query, from: asker, home: supervisor.configuration.home)))
         default:
             refuse("\(message.name) is not something a client sends to appexd")
         }

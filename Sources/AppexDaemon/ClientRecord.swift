@@ -6,6 +6,9 @@ struct ClientRecord: Sendable {
     let id: UInt64
     let connection: Connection
     let credentials: PeerCredentials
+    /// The peer process as the kernel took it at connect time (SO_PEERPIDFD), so its pid
+    /// can't be mistaken for a later process's; nil if it had already gone.
+    let process: ProcessDescriptor?
     /// The program's name, from /proc/PID/comm, falling back to what it said in Hello.
     var name: String
     /// The protocol version agreed in the handshake; 0 until then.

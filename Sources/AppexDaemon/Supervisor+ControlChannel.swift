@@ -7,7 +7,8 @@ import Foundation
 import Synchronization
 
 /// The extension's control channel (its descriptor 3): its greeting and check-in, the
-/// failure it reports when it can't start, and its requests to open URLs.
+/// failure it reports when it can't start, its requests to open URLs, and its questions
+/// for its app groups' containers.
 extension Supervisor {
     func handleControl(_ incoming: IncomingMessage, session: UInt64) {
         switch incoming.message {
@@ -30,6 +31,10 @@ extension Supervisor {
             let answer = openURL(request, session: session)
             let record = state.withLock { $0.processes[session] }
             try? record?.control.send(.openURLResult(answer))
+        case .groupContainer(let query):
+            guard let record = state.withLock({ $0.processes[session] }) else { return }
+            let asker = GroupContainers.Asker(identifier: record.installed.identifier, entitlements: record.installed.entitlements)
+            try? record.control.send(.groupContainerResult(GroupContainers.answer(query, from: .success(asker), home: configuration.home)))
         default:
             kill(session: session) {
                 Interruption(kind: .protocolError, message: "\($0.label) sent \(incoming.message.name) on its daemon channel, which never carries it")

@@ -69,19 +69,43 @@ public final class Connection: Sendable, CustomStringConvertible {
     /// by `message(call)`, answered by a message whose ``WireMessage/callNumber`` matches.
     /// A ``WireMessage/failure(_:)`` answer is thrown as ``ConnectionError/failed(_:)``.
     public func call(_ message: (UInt64) -> WireMessage, descriptors: [FileDescriptor] = []) async throws(ConnectionError) -> IncomingMessage {
-        let number = calls.nextNumber()
         let answer: Result<IncomingMessage, ConnectionError> = await withCheckedContinuation { continuation in
-            calls.register(number, continuation)
-            if let closure = self.closure {
-                calls.resume(number, with: .failure(.closed(closure)))
-                return
-            }
-            do throws(ConnectionError) {
-                try send(message(number), descriptors: descriptors)
-            } catch {
-                calls.resume(number, with: .failure(error))
-            }
+            send(call: message, descriptors: descriptors) { continuation.resume(returning: $0) }
         }
+        return try Self.unwrap(answer)
+    }
+
+    /// ``call(_:descriptors:)`` for synchronous code: blocks the calling thread until the
+    /// answer arrives or the connection ends. Never call it from this connection's handler,
+    /// which runs on the thread that would read the answer.
+    public func callWaiting(_ message: (UInt64) -> WireMessage, descriptors: [FileDescriptor] = []) throws(ConnectionError) -> IncomingMessage {
+        let answer = Mutex<Result<IncomingMessage, ConnectionError>?>(nil)
+        let arrived = DispatchSemaphore(value: 0)
+        send(call: message, descriptors: descriptors) { result in
+            answer.withLock { $0 = result }
+            arrived.signal()
+        }
+        arrived.wait()
+        return try Self.unwrap(answer.withLock { $0! })
+    }
+
+    /// Registers a call, sends it, and passes its answer (or why there is none) to `resume`.
+    private func send(call message: (UInt64) -> WireMessage, descriptors: [FileDescriptor],
+                      resume: @escaping PendingCalls.Resume) {
+        let number = calls.nextNumber()
+        calls.register(number, resume)
+        if let closure = self.closure {
+            calls.resume(number, with: .failure(.closed(closure)))
+            return
+        }
+        do throws(ConnectionError) {
+            try send(message(number), descriptors: descriptors)
+        } catch {
+            calls.resume(number, with: .failure(error))
+        }
+    }
+
+    private static func unwrap(_ answer: Result<IncomingMessage, ConnectionError>) throws(ConnectionError) -> IncomingMessage {
         let incoming = try answer.get()
         if case .failure(let failure) = incoming.message { throw .failed(failure.error) }
         return incoming

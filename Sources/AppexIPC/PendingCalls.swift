@@ -1,10 +1,11 @@
 import Synchronization
 
-/// Calls waiting for their answers, by call number.
+/// Calls waiting for their answers, by call number: each with what to do with its answer,
+/// whether that resumes a task or wakes a waiting thread.
 final class PendingCalls: Sendable {
-    typealias Continuation = CheckedContinuation<Result<IncomingMessage, ConnectionError>, Never>
+    typealias Resume = @Sendable (Result<IncomingMessage, ConnectionError>) -> Void
 
-    private let state = Mutex((next: UInt64(1), waiting: [UInt64: Continuation]()))
+    private let state = Mutex((next: UInt64(1), waiting: [UInt64: Resume]()))
 
     func nextNumber() -> UInt64 {
         state.withLock { state in
@@ -13,15 +14,15 @@ final class PendingCalls: Sendable {
         }
     }
 
-    func register(_ number: UInt64, _ continuation: Continuation) {
-        state.withLock { $0.waiting[number] = continuation }
+    func register(_ number: UInt64, _ resume: @escaping Resume) {
+        state.withLock { $0.waiting[number] = resume }
     }
 
     /// Resumes the call `number` if it is waiting; returns whether it was.
     @discardableResult
     func resume(_ number: UInt64, with result: Result<IncomingMessage, ConnectionError>) -> Bool {
-        guard let continuation = state.withLock({ $0.waiting.removeValue(forKey: number) }) else { return false }
-        continuation.resume(returning: result)
+        guard let resume = state.withLock({ $0.waiting.removeValue(forKey: number) }) else { return false }
+        resume(result)
         return true
     }
 
@@ -30,6 +31,6 @@ final class PendingCalls: Sendable {
             defer { state.waiting.removeAll() }
             return state.waiting.values
         }
-        for continuation in waiting { continuation.resume(returning: .failure(error)) }
+        for resume in waiting { resume(.failure(error)) }
     }
 }

@@ -1,3 +1,4 @@
+import AppexGroups
 import AppexIPC
 import AppexItems
 import AppexSession
@@ -80,6 +81,22 @@ final class ExtensionRuntime: Sendable {
                 Self.log("open(\(url.absoluteString)) failed: \(error)")
                 completion(false)
             }
+        }
+    }
+
+    /// Asks appexd for the container of `group`, which it gives if this extension's
+    /// entitlements name the group. Blocks until appexd answers; never called on the control
+    /// channel's own thread, since extension code never runs there.
+    @Sendable func groupContainer(_ group: String) -> Result<URL, GroupAccessError> {
+        do throws(ConnectionError) {
+            let answer = try control.callWaiting { .groupContainer(GroupContainer(call: $0, groupIdentifier: group)) }
+            guard case .groupContainerResult(let result) = answer.message else {
+                return .failure(GroupAccessError(group: group, reason: "appexd answered \(answer.message.name)"))
+            }
+            return result.path.isEmpty ? .failure(GroupAccessError(group: group, reason: result.reason))
+                : .success(URL(fileURLWithPath: result.path, isDirectory: true))
+        } catch {
+            return .failure(GroupAccessError(group: group, reason: "appexd could not be asked: \(error)"))
         }
     }
 

@@ -1,3 +1,4 @@
+import AppexGroups
 import AppexSystem
 import AppexWire
 import Foundation
@@ -40,6 +41,7 @@ public func NSExtensionMain() -> Never {
             MainActor.assumeIsolated { instance.beginRequest(with: context) }
         }
     }
+    ApplicationGroups.install(runtime.groupContainer)
     runtime.start()
     dispatchMain()
 }

@@ -27,11 +27,10 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The path of the peer's executable, from `/proc/PID/exe`, if it is still readable.
+    /// The pid may have been reused since the peer connected; where that matters, use
+    /// ``ProcessDescriptor/executablePath`` on `ProcessDescriptor(peerOf:)`.
     public var executablePath: String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/\(processID)/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        ProcessTree.executablePath(of: processID)
     }
 
     /// This process's own credentials.

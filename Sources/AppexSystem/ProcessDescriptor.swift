@@ -38,6 +38,14 @@ public final class ProcessDescriptor: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The path of the process's executable, or nil once it has exited: read through its pid
+    /// (`/proc/PID/exe`), then confirmed through the pidfd, so a pid that another process
+    /// took after this one exited is never read as this one's.
+    public var executablePath: String? {
+        let path = ProcessTree.executablePath(of: processID)
+        return appex_pidfd_send_signal(descriptor.rawValue, 0) == 0 ? path : nil
+    }
+
     /// Sends `signal`; does nothing if the process has already exited.
     public func send(signal: Int32) {
         _ = appex_pidfd_send_signal(descriptor.rawValue, signal)

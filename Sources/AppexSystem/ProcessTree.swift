@@ -24,6 +24,14 @@ public enum ProcessTree {
         return name.isEmpty ? nil : name
     }
 
+    /// The path of `pid`'s executable (/proc/PID/exe), or nil if it is gone or not ours to read.
+    public static func executablePath(of pid: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The children of every thread of `pid` (/proc/PID/task/TID/children).
     private static func childIDs(of pid: Int32) -> [Int32] {
         guard let tasks = opendir("/proc/\(pid)/task") else { return [] }

@@ -26,6 +26,8 @@ public struct BundleBuilder {
     public var info: [String: PropertyListValue]
     /// The app's Entitlements.plist, if any.
     public var entitlements: [String: PropertyListValue]?
+    /// The program copied in as the app's executable.
+    public var executable: URL = BundleBuilder.sampleExecutable
     /// The app's extensions.
     public var plugIns: [PlugIn] = []
     /// Whether to copy executables in; false leaves them out, for tests of that.
@@ -71,7 +73,7 @@ public struct BundleBuilder {
     public func write() throws -> URL {
         let fileManager = FileManager.default
         try? fileManager.removeItem(at: url)
-        try writeBundle(at: url, info: info, entitlements: entitlements, executable: Self.sampleExecutable)
+        try writeBundle(at: url, info: info, entitlements: entitlements, executable: executable)
         for plugIn in plugIns {
             let folder = url.appendingPathComponent("PlugIns/\(plugIn.name).appex")
             try writeBundle(at: folder, info: plugIn.info, entitlements: plugIn.entitlements, executable: plugIn.executable)

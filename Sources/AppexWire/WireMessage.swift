@@ -27,6 +27,8 @@ public enum WireMessage: Sendable, Hashable {
     case checkIn(CheckIn)
     case openURL(OpenURL)
     case openURLResult(OpenURLResult)
+    case groupContainer(GroupContainer)
+    case groupContainerResult(GroupContainerResult)
     // Host and extension, on their session
     case extensionRequest(RequestItems)
     case loadRequest(LoadRequest)
@@ -59,6 +61,8 @@ public enum WireMessage: Sendable, Hashable {
         case .checkIn: 30
         case .openURL: 31
         case .openURLResult: 32
+        case .groupContainer: 33
+        case .groupContainerResult: 34
         case .extensionRequest: 40
         case .loadRequest: 41
         case .loadResult: 42
@@ -92,6 +96,8 @@ public enum WireMessage: Sendable, Hashable {
         case .checkIn: "CheckIn"
         case .openURL: "OpenURL"
         case .openURLResult: "OpenURLResult"
+        case .groupContainer: "GroupContainer"
+        case .groupContainerResult: "GroupContainerResult"
         case .extensionRequest: "ExtensionRequest"
         case .loadRequest: "LoadRequest"
         case .loadResult: "LoadResult"
@@ -121,6 +127,8 @@ public enum WireMessage: Sendable, Hashable {
         case .checkIn(let m): m.encoded()
         case .openURL(let m): m.encoded()
         case .openURLResult(let m): m.encoded()
+        case .groupContainer(let m): m.encoded()
+        case .groupContainerResult(let m): m.encoded()
         case .extensionRequest(let m), .completeRequest(let m): m.encoded()
         case .loadRequest(let m): m.encoded()
         case .loadResult(let m): m.encoded()
@@ -166,6 +174,8 @@ public enum WireMessage: Sendable, Hashable {
         case 30: self = .checkIn(try CheckIn(decoding: p))
         case 31: self = .openURL(try OpenURL(decoding: p))
         case 32: self = .openURLResult(try OpenURLResult(decoding: p))
+        case 33: self = .groupContainer(try GroupContainer(decoding: p))
+        case 34: self = .groupContainerResult(try GroupContainerResult(decoding: p))
         case 40: self = .extensionRequest(try RequestItems(decoding: p))
         case 41: self = .loadRequest(try LoadRequest(decoding: p))
         case 42: self = .loadResult(try LoadResult(decoding: p))
@@ -179,7 +189,8 @@ public enum WireMessage: Sendable, Hashable {
 
 extension WireMessage {
     /// For an answer to a call, the call's number: a `Failure`, `Pong`, `QueryResult`,
-    /// `RequestStarted`, `ProcessList` or `OpenURLResult`. Nil for every other message.
+    /// `RequestStarted`, `ProcessList`, `OpenURLResult` or `GroupContainerResult`. Nil for
+    /// every other message.
     public var callNumber: UInt64? {
         switch self {
         case .failure(let m): m.call == 0 ? nil : m.call
@@ -188,6 +199,7 @@ extension WireMessage {
         case .requestStarted(let m): m.call
         case .processList(let m): m.call
         case .openURLResult(let m): m.call
+        case .groupContainerResult(let m): m.call
         default: nil
         }
     }

@@ -1,5 +1,6 @@
 import AppexCore
 import AppexHost
+import AppexIPC
 import AppexRegistry
 import AppexSandbox
 import AppexSystem

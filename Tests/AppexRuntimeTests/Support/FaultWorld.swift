@@ -18,6 +18,8 @@ final class FaultWorld: Sendable {
     struct Plugin: Sendable {
         var fault: String
         var principalClass = "AppexFaultExtension.FaultHandler"
+        /// The app groups its entitlements name.
+        var groups: [String] = []
     }
 
     let test: TestHome
@@ -105,7 +107,9 @@ final class FaultWorld: Sendable {
         for plugin in plugins {
             app.addExtension(
                 plugin.fault.prefix(1).uppercased() + plugin.fault.dropFirst(), identifier: Self.identifier(plugin.fault), point: Self.point,
-                attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"], executable: Self.faultExecutable)
+                attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"],
+                entitlements: plugin.groups.isEmpty ? nil : ["com.apple.security.application-groups": .array(plugin.groups.map(PropertyListValue.string))],
+                executable: Self.faultExecutable)
             let index = app.plugIns.count - 1
             guard case .dictionary(var manifest)? = app.plugIns[index].info["NSExtension"] else { continue }
             manifest["AppexFault"] = .string(plugin.fault)

@@ -45,7 +45,8 @@ enum Fault: String {
     /// one line each: "allowed", or "refused: " and the error. The attempts: `read PATH`
     /// (open a file or folder for reading), `write PATH` (create a file), `ptrace PID`
     /// (attach), `connect PORT` (TCP to 127.0.0.1) and `fork COUNT` (children that wait,
-    /// once appexd has moved it into its pids cgroup; a refusal says after how many).
+    /// once appexd has moved it into its pids cgroup; a refusal says after how many) and
+    /// `group ID` (ask for the group's container, and write `from-extension.txt` in it).
     case attempts
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.

@@ -108,6 +108,13 @@ final class FaultHandler: NSExtensionRequestHandling {
             }
         case "fork":
             return forkChildren(Int(parts[1]) ?? 0)
+        case "group":
+            guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: parts[1]) else {
+                return "refused: no container"
+            }
+            let written = FileManager.default.createFile(atPath: container.appendingPathComponent("from-extension.txt").path,
+                                                         contents: Data(container.path.utf8))
+            return written ? "allowed" : "refused: the container can't be written"
         default:
             return "unknown attempt \(line)"
         }

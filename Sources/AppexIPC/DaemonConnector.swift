@@ -1,5 +1,5 @@
-import AppexCore
-import AppexSystem
+public import AppexCore
+public import AppexSystem
 public import AppexWire
 import Foundation
 
@@ -9,9 +9,10 @@ import Foundation
 /// home's lock, exactly one wins and the others exit, and every caller connects to the winner.
 public enum DaemonConnector {
     /// How long to wait for a daemon that was just started to accept connections.
-    static let startTimeout: Duration = .seconds(5)
+    public static let startTimeout: Duration = .seconds(5)
 
-    static func connect(home: AppexHome, startIfNeeded: Bool) throws(ErrorInfo) -> FileDescriptor {
+    /// A socket connected to `home`'s appexd, started first if `startIfNeeded` and none runs.
+    public static func connect(home: AppexHome, startIfNeeded: Bool) throws(ErrorInfo) -> FileDescriptor {
         let path = home.daemonSocketURL.path
         if let socket = try? UnixSocket.connect(to: path) { return socket }
         guard startIfNeeded else {
@@ -53,9 +54,10 @@ public enum DaemonConnector {
     }
 
     /// The code of an error that says appexd can't be reached, has gone, or is shutting down.
-    static let goneCode = 6
+    public static let goneCode = 6
 
-    static func unreachable(_ message: String, _ suggestion: String) -> ErrorInfo {
+    /// An error that says appexd can't be reached, with what to do.
+    public static func unreachable(_ message: String, _ suggestion: String) -> ErrorInfo {
         ErrorInfo(domain: AppexErrorDomain.runtime, code: goneCode, message: message, recoverySuggestion: suggestion)
     }
 }

@@ -1,0 +1,74 @@
+import AppexCore
+import AppexRegistry
+import AppexWire
+import Foundation
+
+/// Answers `GroupContainer`: an app group's container, made on first use, for a bundle whose
+/// entitlements name the group; an empty path and the reason for anyone else. Who is asking
+/// is always found from the kernel: the extension process appexd launched, or the installed
+/// bundle whose executable the client process runs.
+enum GroupContainers {
+    /// A bundle that asks, as appexd found it.
+    struct Asker {
+        var identifier: String
+        var entitlements: Entitlements
+    }
+
+    /// The answer to `query` from `asker`: a bundle, or a client that appexd could not match
+    /// to any installed bundle, and why.
+    static func answer(_ query: GroupContainer, from asker: Result<Asker, Unidentified>, home: AppexHome) -> GroupContainerResult {
+        let group = query.groupIdentifier
+        func refusal(_ reason: String) -> GroupContainerResult { GroupContainerResult(call: query.call, path: "", reason: reason) }
+        guard isValid(group) else {
+            return refusal("\"\(group)\" is not an app group identifier: it must be a name, with no \"/\" and not \".\" or \"..\"")
+        }
+        let bundle: Asker
+        switch asker {
+        case .success(let found): bundle = found
+        case .failure(let unidentified): return refusal("\(unidentified.reason), so it is entitled to no app group")
+        }
+        guard bundle.entitlements.applicationGroups.contains(group) else {
+            let named = bundle.entitlements.applicationGroups
+            return refusal("\(bundle.identifier) is not entitled to \(group): its \(Entitlements.Key.applicationGroups) entitlement "
+                + (named.isEmpty ? "is absent" : "names only \(named.joined(separator: ", "))"))
+        }
+        let url = home.groupContainer(for: group)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            return refusal("the container of \(group) could not be made at \(url.path): \(error.localizedDescription)")
+        }
+        return GroupContainerResult(call: query.call, path: url.path)
+    }
+
+    /// Whether `group` can name a folder under Groups/ and nothing outside it.
+    static func isValid(_ group: String) -> Bool {
+        !group.isEmpty && group != "." && group != ".." && !group.contains("/") && !group.contains("\0")
+    }
+
+    /// Why a client is no installed bundle.
+    struct Unidentified: Error {
+        var reason: String
+    }
+
+    /// The installed app or extension whose executable is `executablePath`.
+    static func asker(runningAs executablePath: String?, pid: Int32, registry: Registry) -> Result<Asker, Unidentified> {
+        guard let executablePath else {
+            return .failure(Unidentified(reason: "pid \(pid) has exited or its executable can't be read"))
+        }
+        let apps: [InstalledApp]
+        do {
+            apps = try registry.apps()
+        } catch {
+            return .failure(Unidentified(reason: "the registry could not be read (\(error))"))
+        }
+        func runs(_ executable: URL) -> Bool { executable.resolvingSymlinksInPath().path == executablePath }
+        for app in apps {
+            if runs(app.executableURL) { return .success(Asker(identifier: app.identifier, entitlements: app.entitlements)) }
+            for plugIn in app.extensions where runs(plugIn.executableURL) {
+                return .success(Asker(identifier: plugIn.identifier, entitlements: plugIn.entitlements))
+            }
+        }
+        return .failure(Unidentified(reason: "pid \(pid) runs \(executablePath), which is not the executable of an installed app or extension"))
+    }
+}

@@ -1,0 +1,46 @@
+public import Foundation
+import Synchronization
+
+/// App group containers: which this process may have, and where they are.
+///
+/// appexd decides, from the entitlements of the bundle this process runs, which it finds
+/// from the kernel rather than from anything the process says: an extension asks on the
+/// control channel of the process appexd launched, an app on a connection whose peer
+/// executable appexd matches to an installed app. A container is made on first use.
+/// Answers are kept for the life of the process.
+public enum ApplicationGroups {
+    /// Asks appexd for a group's container. An extension's runtime replaces it with one that
+    /// asks on its control channel.
+    package typealias LookUp = @Sendable (String) -> Result<URL, GroupAccessError>
+
+    private static let state = Mutex<(lookUp: LookUp, found: [String: URL])>((DaemonGroupLookUp.containerURL(for:), [:]))
+
+    /// The container of `group`, made if need be, or why this process may not have it.
+    public static func container(for group: String) -> Result<URL, GroupAccessError> {
+        let (lookUp, found) = state.withLock { ($0.lookUp, $0.found[group]) }
+        if let found { return .success(found) }
+        let answer = lookUp(group)
+        if case .success(let url) = answer { state.withLock { $0.found[group] = url } }
+        return answer
+    }
+
+    /// Makes `lookUp` the way this process asks, from now on.
+    package static func install(_ lookUp: @escaping LookUp) {
+        state.withLock { $0 = (lookUp, [:]) }
+    }
+}
+
+/// Why a process may not have an app group's container.
+public struct GroupAccessError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The group asked for.
+    public var group: String
+    /// What appexd said, or why it could not be asked.
+    public var reason: String
+
+    public init(group: String, reason: String) {
+        self.group = group
+        self.reason = reason
+    }
+
+    public var description: String { "no container for app group \(group): \(reason)" }
+}

@@ -1,0 +1,223 @@
+import AppexSystem
+import Foundation
+import Glibc
+import Synchronization
+
+/// One suite's values in a property list file that several processes share, such as an
+/// app and its extensions in their group container. One object per file in each process,
+/// shared by every `GroupDefaults` of that suite there.
+///
+/// - Every change is a read-modify-write of the whole file under an exclusive `flock` on a
+///   lock file beside it, so two processes that change it at once lose nothing.
+/// - The new file is written beside the old and renamed over it, so a reader never sees a
+///   half-written file, and a writer killed midway leaves the old one whole (its unfinished
+///   copy is removed by the next process that opens the suite).
+/// - After the rename, still under the lock, the writer counts the change in the lock
+///   file's first 8 bytes. Each process keeps the values in memory with the count it read
+///   them at, and reads the file again only when the count has moved: when inotify says the
+///   lock file was written, or, where there is no inotify, at each read. So a read costs a
+///   dictionary lookup.
+///
+/// Not fsynced: a change survives the process, not a power cut in the next seconds.
+final class DefaultsFile: @unchecked Sendable {
+    typealias Listener = @Sendable ([String]) -> Void
+
+    let url: URL
+    /// The lock file, open for the object's life: `flock`ed for changes, and holding the count.
+    private let lockFile: FileDescriptor
+    /// Guards the values, the count and the listeners, and orders this process's reads of
+    /// the file against its writes.
+    private let lock = NSLock()
+    private var values: [String: Any] = [:]
+    private var generation: UInt64 = 0
+    private var listeners: [UUID: Listener] = [:]
+    private var isWatched = false
+
+    private static let open = Mutex<[String: WeakFile]>([:])
+
+    /// The suite `name` in `folder`, made if need be: this process's object for it.
+    static func shared(folder: URL, name: String) throws -> DefaultsFile {
+        let path = folder.appendingPathComponent("\(name).plist").standardizedFileURL.path
+        return try open.withLock { open in
+            if let file = open[path]?.file { return file }
+            let file = try DefaultsFile(folder: folder, name: name)
+            open[path] = WeakFile(file: file)
+            return file
+        }
+    }
+
+    private init(folder: URL, name: String) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        url = folder.appendingPathComponent("\(name).plist")
+        let lockPath = folder.appendingPathComponent(".\(name).plist.lock").path
+        do {
+            lockFile = try FileDescriptor.open(lockPath, flags: O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
+        } catch {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath, NSUnderlyingErrorKey: error])
+        }
+        try withFileLock {
+            removeUnfinishedCopies()
+            generation = readGeneration()
+            values = try loadSettingAsideIfCorrupt()
+        }
+        // The count moves after the rename, so a change of the count is the signal to read.
+        isWatched = DirectoryWatcher.shared?.watch(folder, name: URL(fileURLWithPath: lockPath).lastPathComponent) { [weak self] in
+            self?.reloadIfChanged()
+        } ?? false
+    }
+
+    /// Calls `listener` with the keys whose values change, whoever changed them: on the
+    /// changing thread for a change made in this process, on the watcher's for another's.
+    func addListener(_ listener: @escaping Listener) -> UUID {
+        let id = UUID()
+        lock.withLock { listeners[id] = listener }
+        return id
+    }
+
+    func removeListener(_ id: UUID) {
+        lock.withLock { _ = listeners.removeValue(forKey: id) }
+    }
+
+    /// The values as this process last saw them.
+    var snapshot: [String: Any] {
+        if !isWatched { reloadIfChanged() }
+        return lock.withLock { values }
+    }
+
+    /// The value of `key`.
+    func value(forKey key: String) -> Any? {
+        if !isWatched { reloadIfChanged() }
+        return lock.withLock { values[key] }
+    }
+
+    /// Changes the values as `body` says, atomically against every process, and tells the
+    /// listeners which keys changed. `body` sees the latest values, whoever wrote them.
+    func update(_ body: (inout [String: Any]) -> Void) throws {
+        let (changed, listeners) = try lock.withLock {
+            try withFileLock {
+                let old = try loadSettingAsideIfCorrupt()
+                var new = old
+                body(&new)
+                let changed = Self.changedKeys(values, new)
+                if !Self.changedKeys(old, new).isEmpty {
+                    try write(new)
+                    generation = readGeneration() + 1
+                    writeGeneration(generation)
+                }
+                values = new
+                return (changed, Array(self.listeners.values))
+            }
+        }
+        if !changed.isEmpty { listeners.forEach { $0(changed) } }
+    }
+
+    /// Reads the file again if another process has changed it since, and tells the
+    /// listeners what changed.
+    private func reloadIfChanged() {
+        let (changed, listeners) = lock.withLock { () -> ([String], [Listener]) in
+            let current = readGeneration()
+            guard current != generation, let new = try? Self.load(url) else { return ([], []) }
+            let changed = Self.changedKeys(values, new)
+            values = new
+            generation = current
+            return (changed, Array(self.listeners.values))
+        }
+        if !changed.isEmpty { listeners.forEach { $0(changed) } }
+    }
+
+    // MARK: The files
+
+    private func readGeneration() -> UInt64 {
+        var count: UInt64 = 0
+        return pread(lockFile.rawValue, &count, 8, 0) == 8 ? count : 0
+    }
+
+    private func writeGeneration(_ count: UInt64) {
+        var count = count
+        _ = pwrite(lockFile.rawValue, &count, 8, 0)
+    }
+
+    private static func load(_ url: URL) throws -> [String: Any] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return [:]
+        }
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+            throw CocoaError(.propertyListReadCorrupt, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        return plist.mapValues(PropertyListValues.normalized)
+    }
+
+    /// The file's values. A file that is not a property list dictionary (written by
+    /// something else) is renamed to `NAME.plist.corrupt-TIME`, kept for whoever wants to
+    /// look, and said on standard error; the suite starts again empty. Called under the file lock.
+    private func loadSettingAsideIfCorrupt() throws -> [String: Any] {
+        do {
+            return try Self.load(url)
+        } catch let error as CocoaError where error.code == .propertyListReadCorrupt {
+            let aside = url.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
+            guard rename(url.path, aside.path) == 0 else { throw error }
+            RefusalLog.always("shared defaults \(url.path) were not a property list dictionary; kept as \(aside.lastPathComponent), and the suite starts empty")
+            return [:]
+        }
+    }
+
+    /// Writes `values` beside the file and renames the copy over it.
+    private func write(_ values: [String: Any]) throws {
+        let data = try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+        let copy = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).unfinished")
+        do {
+            let descriptor = try FileDescriptor.open(copy.path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600)
+            defer { descriptor.close() }
+            try descriptor.write(data)
+        } catch {
+            unlink(copy.path)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
+        }
+        guard rename(copy.path, url.path) == 0 else {
+            let error = SystemError("rename", subject: url.path)
+            unlink(copy.path)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
+        }
+    }
+
+    /// Removes copies that writers killed midway left. Called under the file lock, when no
+    /// writer is midway.
+    private func removeUnfinishedCopies() {
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".unfinished") {
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
+    private func withFileLock<T>(_ body: () throws -> T) throws -> T {
+        while flock(lockFile.rawValue, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: url.path]) }
+        }
+        defer { flock(lockFile.rawValue, LOCK_UN) }
+        return try body()
+    }
+
+    private static func changedKeys(_ old: [String: Any], _ new: [String: Any]) -> [String] {
+        Set(old.keys).union(new.keys).filter { key in
+            switch (old[key], new[key]) {
+            case (nil, nil): false
+            case (let a?, let b?): !PropertyListValues.equal(a, b)
+            default: true
+            }
+        }.sorted()
+    }
+
+    deinit {
+        lockFile.close()
+    }
+}
+
+/// A weak reference to a suite's file, so the table of open files keeps none alive.
+private struct WeakFile: @unchecked Sendable {
+    weak var file: DefaultsFile?
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Tells watchers when a file in a folder changes (written, or renamed into place), through
+/// one inotify descriptor and one thread for the whole process.
+final class DirectoryWatcher: Sendable {
+    /// The process's watcher, or nil where inotify can't be had (its limits reached, say).
+    static let shared: DirectoryWatcher? = DirectoryWatcher()
+
+    private let inotify: Int32
+    /// What to call for each file name, by watch descriptor.
+    private let watchers = Mutex<[Int32: [String: [@Sendable () -> Void]]]>([:])
+
+    private init?() {
+        inotify = inotify_init1(Int32(IN_CLOEXEC))
+        guard inotify >= 0 else { return nil }
+        let thread = Thread { [self] in run() }
+        thread.name = "appex-group-watcher"
+        thread.stackSize = 256 * 1024
+        thread.start()
+    }
+
+    /// Calls `changed`, on the watcher's thread, whenever `name` in `folder` is written to or
+    /// replaced. Returns false if the folder can't be watched.
+    func watch(_ folder: URL, name: String, _ changed: @escaping @Sendable () -> Void) -> Bool {
+        let mask = UInt32(IN_MOVED_TO) | UInt32(IN_MODIFY)
+        let watch = inotify_add_watch(inotify, folder.path, mask)
+        guard watch >= 0 else { return false }
+        watchers.withLock { $0[watch, default: [:]][name, default: []].append(changed) }
+        return true
+    }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            var offset = 0
+            var fired: [@Sendable () -> Void] = []
+            buffer.withUnsafeBytes { raw in
+                while offset + MemoryLayout<inotify_event>.size <= count {
+                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    let nameStart = offset + MemoryLayout<inotify_event>.size
+                    let nameBytes = raw[nameStart..<nameStart + Int(event.len)].prefix { $0 != 0 }
+                    let name = String(decoding: nameBytes, as: UTF8.self)
+                    fired += watchers.withLock { $0[event.wd]?[name] ?? [] }
+                    offset = nameStart + Int(event.len)
+                }
+            }
+            for changed in fired { changed() }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import AppexGroups
+import AppexTesting
+import Foundation
+import Testing
+
+/// Shared defaults in one process: Foundation's `UserDefaults` behaviour, stored in the
+/// group container, with every instance over the same container seeing the same values.
+@Suite final class GroupDefaultsTests {
+    let shared: SuiteFolder
+    var suite: String { shared.suite }
+    var folder: URL { shared.url }
+
+    init() throws {
+        shared = try SuiteFolder()
+    }
+
+    func open() throws -> GroupDefaults { try shared.open() }
+
+    @Test func propertyListValuesComeBackAsTheyWereSet() throws {
+        let defaults = try open()
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        defaults.set("text", forKey: "string")
+        defaults.set(42, forKey: "int")
+        defaults.set(2.5, forKey: "double")
+        defaults.set(true, forKey: "bool")
+        defaults.set(date, forKey: "date")
+        defaults.set(Data([1, 2, 3]), forKey: "data")
+        defaults.set(["a", "b"], forKey: "array")
+        defaults.set(["nested": ["n": 1]], forKey: "dictionary")
+        defaults.set(URL(fileURLWithPath: "/tmp/x"), forKey: "url")
+
+        let reopened = try open()
+        #expect(reopened.string(forKey: "string") == "text")
+        #expect(reopened.integer(forKey: "int") == 42)
+        #expect(reopened.double(forKey: "double") == 2.5)
+        #expect(reopened.bool(forKey: "bool"))
+        #expect(reopened.object(forKey: "date") as? Date == date)
+        #expect(reopened.data(forKey: "data") == Data([1, 2, 3]))
+        #expect(reopened.stringArray(forKey: "array") == ["a", "b"])
+        #expect((reopened.dictionary(forKey: "dictionary")?["nested"] as? [String: Any])?["n"] as? Int == 1)
+        #expect(reopened.url(forKey: "url")?.path == "/tmp/x")
+        #expect(Set(reopened.dictionaryRepresentation().keys) == ["string", "int", "double", "bool", "date", "data", "array", "dictionary", "url"])
+        #expect(reopened.fileURL.path.hasSuffix("Library/Preferences/\(suite).plist"))
+    }
+
+    @Test func removingAValueRemovesItForEveryInstance() throws {
+        let writer = try open()
+        let reader = try open()
+        writer.set("here", forKey: "key")
+        writer.removeObject(forKey: "key")
+        #expect(writer.object(forKey: "key") == nil)
+        #expect(reader.object(forKey: "key") == nil)
+        #expect(reader.dictionaryRepresentation().isEmpty)
+    }
+
+    @Test func registeredDefaultsAreAFallbackThatNeverMasksAStoredValue() throws {
+        let defaults = try open()
+        defaults.register(defaults: ["limit": 10, "theme": "light"])
+        #expect(defaults.integer(forKey: "limit") == 10)
+        try open().set(25, forKey: "limit") // another instance, as another process would
+        #expect(defaults.integer(forKey: "limit") == 25)
+        #expect(defaults.dictionaryRepresentation()["limit"] as? Int == 25)
+        #expect(defaults.dictionaryRepresentation()["theme"] as? String == "light")
+        try open().removeObject(forKey: "limit")
+        #expect(defaults.integer(forKey: "limit") == 10)
+        // Registration is this object's alone: it is never stored.
+        #expect(try open().object(forKey: "theme") == nil)
+    }
+
+    @Test func updateReadsAndWritesInOneStep() throws {
+        let defaults = try open()
+        for _ in 0..<100 { defaults.update(forKey: "count") { (($0 as? Int) ?? 0) + 1 } }
+        #expect(try open().integer(forKey: "count") == 100)
+        #expect(defaults.update(forKey: "count") { _ in nil } == nil)
+        #expect(defaults.object(forKey: "count") == nil)
+    }
+
+    @Test func aChangeIsAnnouncedWithItsKeysToEveryInstance() throws {
+        let writer = try open()
+        let reader = try open()
+        let announced = Announcements(of: reader)
+        defer { announced.stop() }
+        writer.set("v1", forKey: "watched")
+        #expect(announced.next() == ["watched"])
+        #expect(reader.string(forKey: "watched") == "v1")
+    }
+
+    @Test func setWithoutAChangeAnnouncesNothing() throws {
+        let defaults = try open()
+        defaults.set("same", forKey: "key")
+        let announced = Announcements(of: defaults)
+        defer { announced.stop() }
+        defaults.set("same", forKey: "key")
+        defaults.set("other", forKey: "second")
+        #expect(announced.next() == ["second"])
+    }
+
+    @Test func aFileThatIsNotAPropertyListIsSetAsideAndTheSuiteStartsEmpty() throws {
+        let preferences = folder.appendingPathComponent("Library/Preferences")
+        try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+        try Data("not a plist".utf8).write(to: preferences.appendingPathComponent("\(suite).plist"))
+        let defaults = try open()
+        #expect(defaults.dictionaryRepresentation().isEmpty)
+        defaults.set("fresh", forKey: "key")
+        #expect(try open().string(forKey: "key") == "fresh")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: preferences.path).filter { $0.contains(".corrupt-") }
+        #expect(kept.count == 1, "the unreadable file is kept for whoever wants to look")
+    }
+
+    @Test func aContainerThatCantBeWrittenGivesNil() throws {
+        let file = folder.appendingPathComponent("a-file")
+        try Data().write(to: file)
+        #expect(GroupDefaults(suiteName: suite, container: file) == nil)
+    }
+}

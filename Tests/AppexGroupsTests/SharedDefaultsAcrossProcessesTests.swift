@@ -1,0 +1,69 @@
+import AppexGroups
+import AppexSystem
+import AppexTesting
+import Foundation
+import Glibc
+import Testing
+
+/// Shared defaults between two real processes: this test process and AppexGroupsHelper.
+@Suite(.timeLimit(.minutes(2))) final class SharedDefaultsAcrossProcessesTests {
+    let shared: SuiteFolder
+    var suite: String { shared.suite }
+    var folder: URL { shared.url }
+
+    init() throws {
+        shared = try SuiteFolder()
+    }
+
+    func open() throws -> GroupDefaults { try shared.open() }
+
+    @Test func twoProcessesUpdatingOneKeyTenThousandTimesEachLoseNoUpdate() throws {
+        let defaults = try open()
+        let helper = try GroupsHelper(["increment", folder.path, suite, "counter", "10000"])
+        for _ in 0..<10_000 { defaults.update(forKey: "counter") { (($0 as? Int) ?? 0) + 1 } }
+        #expect(helper.nextLine() == "done")
+        #expect(helper.finish() == .exited(0))
+        #expect(defaults.integer(forKey: "counter") == 20_000)
+        #expect(try open().integer(forKey: "counter") == 20_000)
+    }
+
+    @Test func aWriterKilledMidwayLeavesTheStoreReadableAndConsistent() throws {
+        for round in 0..<5 {
+            let helper = try GroupsHelper(["pairs", folder.path, suite])
+            #expect(helper.nextLine() == "started")
+            usleep(UInt32(5_000 + round * 7_000)) // somewhere in the middle of some write
+            helper.kill()
+
+            let defaults = try open()
+            let pair = try #require(defaults.dictionary(forKey: "pair"), "round \(round): the last whole write is there")
+            let n = try #require(pair["n"] as? Int)
+            #expect(pair["copy"] as? Int == n, "round \(round): \(pair)")
+            // The lock died with the writer: the next change goes through at once.
+            defaults.set(["n": -1, "copy": -1], forKey: "pair")
+            #expect(try open().dictionary(forKey: "pair")?["n"] as? Int == -1)
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Library/Preferences").path)
+        #expect(!left.contains { $0.hasSuffix(".unfinished") }, "copies of killed writers are removed when the suite is opened: \(left)")
+    }
+
+    @Test func aChangeInOneProcessIsSeenAndAnnouncedInTheOther() throws {
+        let defaults = try open()
+        let helper = try GroupsHelper(["wait-for", folder.path, suite, "greeting", "hello"])
+        #expect(helper.nextLine() == "ready")
+        defaults.set("hello", forKey: "greeting")
+        #expect(helper.nextLine() == "seen")
+        #expect(helper.finish() == .exited(0))
+    }
+
+    @Test func aChangeInTheOtherProcessIsSeenHere() throws {
+        let defaults = try open()
+        defaults.register(defaults: ["greeting": "registered"])
+        let helper = try GroupsHelper(["set", folder.path, suite, "greeting", "from the helper"])
+        #expect(helper.nextLine() == "set")
+        #expect(helper.finish() == .exited(0))
+        // The helper's write is announced to this process; wait for that rather than sleep.
+        let deadline = Date().addingTimeInterval(10)
+        while defaults.string(forKey: "greeting") != "from the helper", Date() < deadline { usleep(1_000) }
+        #expect(defaults.string(forKey: "greeting") == "from the helper")
+    }
+}
