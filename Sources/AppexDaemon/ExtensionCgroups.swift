@@ -17,26 +17,24 @@ import Glibc
 /// A process forked while its parent is being moved stays behind, so the move goes round
 /// again for those until none is left outside.
 struct ExtensionCgroups: Sendable {
-    /// Where cgroups are made: one parent per folder.
+    /// Where cgroups are made: one parent per folder. A controller with none is left out;
+    /// `appex doctor` says why.
     let parents: [Cgroup.Parent]
-    /// Why each controller that can't be had is missing.
-    let unavailable: [Cgroup.Controller: CgroupUnavailable]
     /// Where processes are moved into their cgroups, one at a time, off the request's path.
     private let queue = DispatchQueue(label: "appex-cgroups")
     private static let prefix = "appex-"
 
-    init(discovered: (parents: [Cgroup.Parent], unavailable: [Cgroup.Controller: CgroupUnavailable]) = Cgroup.Parent.discover(Cgroup.Controller.allCases)) {
-        parents = discovered.parents
-        unavailable = discovered.unavailable
+    init(parents: [Cgroup.Parent] = Cgroup.Parent.discover(Cgroup.Controller.allCases).parents) {
+        self.parents = parents
         parents.forEach(Self.removeStale)
     }
 
     /// Whether processes get any cgroup here.
     var isAvailable: Bool { !parents.isEmpty }
 
-    /// Puts `process` and its descendants in new cgroups with the limits for `policy`'s
-    /// memory and processes. Returns nil, and says why on stderr, if it can't; the footprint
-    /// watch and the rlimits still apply.
+    /// Puts `process` and its descendants in new cgroups: memory capped at the hard limit
+    /// for `memoryLimit`, processes and threads at `processLimit`. Returns nil, and says why
+    /// on stderr, if it can't; the footprint watch and the rlimits still apply.
     func confine(_ process: ProcessDescriptor, memoryLimit: Int, processLimit: Int, label: String) -> ProcessCgroups? {
         var made: [Cgroup] = []
         for parent in parents {
