@@ -41,7 +41,7 @@ enum DaemonGroupLookUp {
             return failure("appexd speaks protocol version \(version), which has no app groups; restart it with this build")
         }
         do throws(ConnectionError) {
-            let answer = try connection.callWaiting { .groupContainer(GroupContainer(call: $0, groupIdentifier: group)) }
+            let answer = try connection.callWaiting({ .groupContainer(GroupContainer(call: $0, groupIdentifier: group)) }, timeout: timeout)
             guard case .groupContainerResult(let result) = answer.message else { return failure("appexd answered \(answer.message.name)") }
             return result.path.isEmpty ? failure(result.reason) : .success(URL(fileURLWithPath: result.path, isDirectory: true))
         } catch {

@@ -32,6 +32,9 @@ final class DefaultsFile: @unchecked Sendable {
     private var generation: UInt64 = 0
     private var listeners: [UUID: Listener] = [:]
     private var isWatched = false
+    /// Whether another process's change reaches this one without looking: its folder is
+    /// watched, and the watcher still runs.
+    private var isNotified: Bool { isWatched && DirectoryWatcher.shared?.isRunning == true }
 
     private static let open = Mutex<[String: WeakFile]>([:])
 
@@ -80,13 +83,13 @@ final class DefaultsFile: @unchecked Sendable {
 
     /// The values as this process last saw them.
     var snapshot: [String: Any] {
-        if !isWatched { reloadIfChanged() }
+        if !isNotified { reloadIfChanged() }
         return lock.withLock { values }
     }
 
     /// The value of `key`.
     func value(forKey key: String) -> Any? {
-        if !isWatched { reloadIfChanged() }
+        if !isNotified { reloadIfChanged() }
         return lock.withLock { values[key] }
     }
 
@@ -99,7 +102,9 @@ final class DefaultsFile: @unchecked Sendable {
                 var new = old
                 body(&new)
                 let changed = Self.changedKeys(values, new)
-                if !Self.changedKeys(old, new).isEmpty {
+                if Self.changedKeys(old, new).isEmpty {
+                    generation = readGeneration() // what was just read is current
+                } else {
                     try write(new)
                     generation = readGeneration() + 1
                     writeGeneration(generation)

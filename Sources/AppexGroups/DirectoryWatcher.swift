@@ -9,6 +9,12 @@ final class DirectoryWatcher: Sendable {
     static let shared: DirectoryWatcher? = DirectoryWatcher()
 
     private let inotify: Int32
+    /// False once the thread has stopped reading (inotify failed): watchers must look for
+    /// themselves from then on.
+    private let running = Atomic<Bool>(true)
+
+    /// Whether changes are still being reported.
+    var isRunning: Bool { running.load(ordering: .acquiring) }
     /// What to call for each file name, by watch descriptor.
     private let watchers = Mutex<[Int32: [String: [@Sendable () -> Void]]]>([:])
 
@@ -36,7 +42,10 @@ final class DirectoryWatcher: Sendable {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
+            guard count > 0 else {
+                running.store(false, ordering: .releasing)
+                return
+            }
             var offset = 0
             var fired: [@Sendable () -> Void] = []
             buffer.withUnsafeBytes { raw in
@@ -45,7 +54,12 @@ final class DirectoryWatcher: Sendable {
                     let nameStart = offset + MemoryLayout<inotify_event>.size
                     let nameBytes = raw[nameStart..<nameStart + Int(event.len)].prefix { $0 != 0 }
                     let name = String(decoding: nameBytes, as: UTF8.self)
-                    fired += watchers.withLock { $0[event.wd]?[name] ?? [] }
+                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        // Events were dropped: tell everyone to look.
+                        fired += watchers.withLock { $0.values.flatMap { $0.values.joined() } }
+                    } else {
+                        fired += watchers.withLock { $0[event.wd]?[name] ?? [] }
+                    }
                     offset = nameStart + Int(event.len)
                 }
             }

@@ -1,6 +1,6 @@
 public import AppexSystem
 public import AppexWire
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A framed, message-level connection over a Unix stream socket, with descriptor passing.
@@ -76,33 +76,41 @@ public final class Connection: Sendable, CustomStringConvertible {
     }
 
     /// ``call(_:descriptors:)`` for synchronous code: blocks the calling thread until the
-    /// answer arrives or the connection ends. Never call it from this connection's handler,
-    /// which runs on the thread that would read the answer.
-    public func callWaiting(_ message: (UInt64) -> WireMessage, descriptors: [FileDescriptor] = []) throws(ConnectionError) -> IncomingMessage {
+    /// answer arrives, the connection ends, or `timeout` passes (an `ETIMEDOUT` system
+    /// error; an answer that comes later goes to the handler). Never call it from this
+    /// connection's handler, which runs on the thread that would read the answer.
+    public func callWaiting(_ message: (UInt64) -> WireMessage, descriptors: [FileDescriptor] = [],
+                            timeout: DispatchTimeInterval = .seconds(5)) throws(ConnectionError) -> IncomingMessage {
         let answer = Mutex<Result<IncomingMessage, ConnectionError>?>(nil)
         let arrived = DispatchSemaphore(value: 0)
-        send(call: message, descriptors: descriptors) { result in
+        let number = send(call: message, descriptors: descriptors) { result in
             answer.withLock { $0 = result }
             arrived.signal()
         }
-        arrived.wait()
+        if arrived.wait(timeout: .now() + timeout) == .timedOut {
+            calls.resume(number, with: .failure(.system(SystemError("call", subject: "answer within \(timeout)", errno: ETIMEDOUT))))
+            arrived.wait() // the answer or the timeout, whichever resumed the call
+        }
         return try Self.unwrap(answer.withLock { $0! })
     }
 
     /// Registers a call, sends it, and passes its answer (or why there is none) to `resume`.
+    /// Returns the call's number.
+    @discardableResult
     private func send(call message: (UInt64) -> WireMessage, descriptors: [FileDescriptor],
-                      resume: @escaping PendingCalls.Resume) {
+                      resume: @escaping PendingCalls.Resume) -> UInt64 {
         let number = calls.nextNumber()
         calls.register(number, resume)
         if let closure = self.closure {
             calls.resume(number, with: .failure(.closed(closure)))
-            return
+            return number
         }
         do throws(ConnectionError) {
             try send(message(number), descriptors: descriptors)
         } catch {
             calls.resume(number, with: .failure(error))
         }
+        return number
     }
 
     private static func unwrap(_ answer: Result<IncomingMessage, ConnectionError>) throws(ConnectionError) -> IncomingMessage {

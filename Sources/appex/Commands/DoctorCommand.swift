@@ -111,7 +111,7 @@ enum DoctorChecks {
         add("Sandbox", "extensions", .ok, "appexd launches every extension with the layers above: it runs and reads its bundle, its app's Frameworks and the system; writes only its container (with its tmp) and its entitled app groups' containers; connects over TCP only with com.apple.security.network.client")
         switch Cgroup.Parent.discover(.pids) {
         case .success(let parent):
-            add("Sandbox", "process limit", .ok, "each extension in a pids cgroup of its own under \(parent), capped at its point's process limit (256 processes and threads by default)")
+            add("Sandbox", "process limit", .ok, "each extension in a pids cgroup of its own under \(parent), capped at its point's process limit (\(ExtensionPointPolicy(memoryLimit: 0).processLimit) processes and threads by default)")
         case .failure(let unavailable):
             add("Sandbox", "process limit", .unavailable, "no pids cgroup can be made (\(unavailable.reason)); only RLIMIT_NPROC in the extension's user namespace applies, and not to root")
         }
