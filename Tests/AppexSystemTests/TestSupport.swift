@@ -44,3 +44,24 @@ func everyWriterIsClosed(_ readEnd: FileDescriptor) -> Bool {
 func isOpen(_ raw: Int32) -> Bool {
     fcntl(raw, F_GETFD) >= 0
 }
+
+/// A Python program running in its own process, reading `stdin` and writing `stdout` through
+/// pipes this test holds: it waits on a line from `stdin` where the test must act first.
+struct PythonProgram {
+    let process: ProcessDescriptor
+    /// The write end of its standard input.
+    let stdin: FileDescriptor
+    /// The read end of its standard output.
+    let stdout: FileDescriptor
+
+    init(_ script: String) throws {
+        let output = try makePipe()
+        let input = try makePipe()
+        process = try ProcessLaunch(executable: "/usr/bin/python3", arguments: ["-I", "-c", script],
+                                    environment: [:], descriptors: [(input.read, 0), (output.write, 1)]).spawn()
+        input.read.close()
+        output.write.close()
+        stdin = input.write
+        stdout = output.read
+    }
+}
