@@ -109,13 +109,15 @@ var package = Package(
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexTesting"]),
-        .testTarget(name: "AppexGroupsTests", dependencies: ["AppexGroups", "AppexSamples", "AppexSystem", "AppexTesting"]),
+        .testTarget(name: "AppexGroupsTests", dependencies: ["AppexCore", "AppexGroups", "AppexSamples", "AppexSystem", "AppexTesting",
+                                                            .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppexSandboxTests", dependencies: ["AppexSandbox", "AppexSamples", "AppexSystem", "AppexTesting"]),
         // An extension that misbehaves on purpose, for the runtime's fault tests. Every build
         // builds it, and the tests find it beside themselves; it is not a dependency of the
         // test target, since its static-stdlib link flags would reach the test bundle's link.
         // A second process of an app group, for the tests of shared defaults and containers.
-        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexGroups"], path: "Tests/Fixtures/GroupsHelper"),
+        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexGroups", .product(name: "GRDB", package: "GRDB.swift")],
+                          path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",
             dependencies: ["AppexKit"],
@@ -125,7 +127,7 @@ var package = Package(
         .testTarget(
             name: "AppexRuntimeTests",
             dependencies: [
-                "AppexCore", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
+                "AppexCore", "AppexGroups", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
                 "AppexSystem", "AppexTesting", "AppexWire",
             ]
         ),

@@ -19,10 +19,11 @@ enum ExtensionLaunch {
                      control: FileDescriptor, session: FileDescriptor, log: FileDescriptor?) throws(SandboxError) -> ProcessLaunch {
         let container = home.container(for: installed.identifier)
         let tmp = container.appendingPathComponent("tmp")
+        try? AppexHome.prepareContainer(at: container)
         try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         // Landlock grants a path only if it exists when the process starts.
         for group in installed.entitlements.applicationGroups {
-            try? FileManager.default.createDirectory(at: home.groupContainer(for: group), withIntermediateDirectories: true)
+            try? AppexHome.prepareContainer(at: home.groupContainer(for: group))
         }
         var environment: [String: String] = [
             "HOME": container.path,

@@ -34,7 +34,7 @@ enum GroupContainers {
         }
         let url = home.groupContainer(for: group)
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try AppexHome.prepareContainer(at: url)
         } catch {
             return refusal("the container of \(group) could not be made at \(url.path): \(error.localizedDescription)")
         }

@@ -147,6 +147,16 @@ int appex_memfd_seal(int fd) {
     return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
 }
 
+int appex_lock_byte(int fd, int64_t offset, int exclusive) {
+    struct flock lock = {
+        .l_type = exclusive ? F_WRLCK : F_RDLCK,
+        .l_whence = SEEK_SET,
+        .l_start = offset,
+        .l_len = 1,
+    };
+    return fcntl(fd, F_OFD_SETLKW, &lock);
+}
+
 /// In the child, between fork and exec: only async-signal-safe calls from here on.
 ///
 /// `parentPidfd` is a pidfd for the parent when the child is in a pid namespace of its own,

@@ -1,4 +1,5 @@
 import AppexCore
+import AppexGroups
 import AppexHost
 import AppexItems
 import AppexRegistry
@@ -6,6 +7,7 @@ import AppexSamples
 import AppexSandbox
 import AppexTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// `containerURL(forSecurityApplicationGroupIdentifier:)` under the real appexd: a container
@@ -43,6 +45,8 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput == container.path + "\n")
         #expect(FileManager.default.fileExists(atPath: container.path))
+        let lock = container.appendingPathComponent(AppexHome.coordinationLockName)
+        #expect(FileManager.default.fileExists(atPath: lock.path), "the container is a file-coordination root")
     }
 
     @Test func aContainingAppAskingForAGroupItIsNotEntitledToGetsNil() throws {
@@ -82,5 +86,34 @@ import Testing
         #expect(text == "allowed\nrefused: no container", "\(world.daemonLog)")
         let written = world.test.home.groupContainer(for: Self.group).appendingPathComponent("from-extension.txt")
         #expect(FileManager.default.fileExists(atPath: written.path))
+    }
+
+    @Test(.enabled(if: Sandbox.KernelSupport.current.landlockABI != nil))
+    func anExtensionsCoordinatedWriteInItsSandboxWaitsForTheApps() async throws {
+        try world.install([FaultWorld.Plugin(fault: "attempts", groups: [Self.group])])
+        let container = world.test.home.groupContainer(for: Self.group)
+        try AppexHome.prepareContainer(at: container)
+        let file = container.appendingPathComponent("from-extension.txt")
+        // This process, as the app, holds a coordinated write of the file the extension
+        // writes, until the extension has run for 300 ms, and notes what it saw then.
+        let holding = DispatchSemaphore(value: 0)
+        let seenAtRelease = Mutex<(released: Bool, written: Bool)>((false, false))
+        let world = self.world
+        DispatchQueue.global().async {
+            NSFileCoordinator().coordinate(writingItemAt: file, error: nil) { _ in
+                holding.signal()
+                let deadline = Date().addingTimeInterval(20)
+                while world.extensionSessions().isEmpty, Date() < deadline { usleep(10_000) }
+                usleep(300_000)
+                seenAtRelease.withLock { $0 = (true, FileManager.default.fileExists(atPath: file.path)) }
+            }
+        }
+        holding.wait()
+        let outcome = try await world.extension("attempts").outcome([textItem("group \(Self.group)")])
+        let seen = seenAtRelease.withLock { $0 }
+        #expect(seen.released, "the extension answered only once the app had let go")
+        #expect(!seen.written, "the extension did not write while the app did")
+        #expect(outcome.items?.first?.attributedContentText?.string == "allowed", "\(outcome) \(world.daemonLog)")
+        #expect(FileManager.default.fileExists(atPath: file.path))
     }
 }

@@ -52,6 +52,14 @@ int appex_memfd_create(const char *name);
 /// Seals a memory file against any further change of size or content.
 int appex_memfd_seal(int fd);
 
+/// Locks the byte at `offset` of `fd`, waiting until it can: shared if `exclusive` is 0,
+/// else exclusive. The lock belongs to the open file description (an OFD lock, Linux 3.15),
+/// so locks taken through one description never conflict with each other, and those of any
+/// other description do, in this process or another. Taking a lock on a byte this
+/// description already locks converts it. The kernel drops them all when the description
+/// is closed, or its process dies. May fail with EINTR.
+int appex_lock_byte(int fd, int64_t offset, int exclusive);
+
 /// The namespaces appex_sandbox's `namespaces` may name: the CLONE_NEW* flags of <sched.h>,
 /// which Swift's Glibc module doesn't show.
 enum {

@@ -46,7 +46,8 @@ enum Fault: String {
     /// (open a file or folder for reading), `write PATH` (create a file), `ptrace PID`
     /// (attach), `connect PORT` (TCP to 127.0.0.1) and `fork COUNT` (children that wait,
     /// once appexd has moved it into its pids cgroup; a refusal says after how many) and
-    /// `group ID` (ask for the group's container, and write `from-extension.txt` in it).
+    /// `group ID` (ask for the group's container, and write `from-extension.txt` in it, in a
+    /// coordinated write).
     case attempts
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.

@@ -112,8 +112,12 @@ final class FaultHandler: NSExtensionRequestHandling {
             guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: parts[1]) else {
                 return "refused: no container"
             }
-            let written = FileManager.default.createFile(atPath: container.appendingPathComponent("from-extension.txt").path,
-                                                         contents: Data(container.path.utf8))
+            var written = false
+            var error: NSError?
+            NSFileCoordinator().coordinate(writingItemAt: container.appendingPathComponent("from-extension.txt"), error: &error) { url in
+                written = FileManager.default.createFile(atPath: url.path, contents: Data(container.path.utf8))
+            }
+            if let error { return "refused: \(error.localizedDescription)" }
             return written ? "allowed" : "refused: the container can't be written"
         default:
             return "unknown attempt \(line)"

@@ -8,12 +8,32 @@
 //   wait-for CONTAINER SUITE KEY VALUE    prints "ready", then waits until a didChangeNotification
 //                                         shows KEY at VALUE, and prints "seen"
 //   container GROUP                       prints containerURL(forSecurityApplicationGroupIdentifier:), or "nil"
+//   coordinated-add FILE COUNT            adds 1 to the number in FILE, COUNT times, each a coordinated
+//                                         write that truncates the file and then writes it
+//   coordinated-fill FILE COUNT SIZE      rewrites FILE COUNT times in a coordinated write, in place and
+//                                         in 4 KiB pieces, as SIZE copies of one byte, another each time
+//   hold-write FILE                       prints "holding" from inside a coordinated write of FILE, and
+//                                         waits there for ever
+//   sqlite-add DATABASE COUNT             COUNT write transactions on DATABASE, opened as docs/app-groups.md
+//                                         recommends, each adding a row and 1 to the counter
+//   sqlite-hold DATABASE                  prints "holding" from inside a write transaction, and waits there for ever
 import AppexGroups
 import Foundation
+import GRDB
 
 func defaults(_ container: String, _ suite: String) -> GroupDefaults {
     guard let defaults = GroupDefaults(suiteName: suite, container: URL(fileURLWithPath: container)) else { exit(70) }
     return defaults
+}
+
+/// A coordinated write of `file`; a coordination that fails ends the process, saying why.
+func coordinatedWrite(_ file: String, _ writer: (URL) -> Void) {
+    var error: NSError?
+    NSFileCoordinator().coordinate(writingItemAt: URL(fileURLWithPath: file), error: &error, byAccessor: writer)
+    if let error {
+        FileHandle.standardError.write(Data("\(error.localizedDescription)\n".utf8))
+        exit(75)
+    }
 }
 
 /// Prints a line at once, unbuffered, for the test that waits on it.
@@ -55,6 +75,55 @@ case ("wait-for", 5):
     NotificationCenter.default.removeObserver(observer)
 case ("container", 2):
     say(FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: arguments[1])?.path ?? "nil")
+case ("coordinated-add", 3):
+    for _ in 0..<(Int(arguments[2]) ?? 0) {
+        coordinatedWrite(arguments[1]) { url in
+            let number = (try? String(contentsOf: url, encoding: .utf8)).flatMap { Int($0) } ?? 0
+            guard let handle = FileHandle(forWritingAtPath: url.path) else { exit(73) }
+            handle.truncateFile(atOffset: 0)
+            handle.write(Data(String(number + 1).utf8))
+            handle.closeFile()
+        }
+    }
+    say("done")
+case ("coordinated-fill", 4):
+    let size = Int(arguments[3]) ?? 0
+    for generation in 0..<(Int(arguments[2]) ?? 0) {
+        coordinatedWrite(arguments[1]) { url in
+            guard let handle = FileHandle(forWritingAtPath: url.path) else { exit(73) }
+            let piece = Data(repeating: UInt8(truncatingIfNeeded: generation), count: 4096)
+            for _ in 0..<(size / piece.count) { handle.write(piece) }
+            handle.closeFile()
+        }
+        if generation == 0 { say("started") }
+    }
+    say("done")
+case ("hold-write", 2):
+    coordinatedWrite(arguments[1]) { _ in
+        say("holding")
+        while true { pause() }
+    }
+case ("sqlite-add", 3):
+    do {
+        let database = try SharedDatabase.open(arguments[1])
+        for _ in 0..<(Int(arguments[2]) ?? 0) { try SharedDatabase.add(to: database, by: "helper") }
+        say("done")
+    } catch {
+        say("error: \(error)")
+        exit(74)
+    }
+case ("sqlite-hold", 2):
+    do {
+        let database = try SharedDatabase.open(arguments[1])
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO note (writer) VALUES ('holder')")
+            say("holding")
+            while true { pause() }
+        }
+    } catch {
+        say("error: \(error)")
+        exit(74)
+    }
 default:
     FileHandle.standardError.write(Data("usage: see the top of Tests/Fixtures/GroupsHelper/main.swift\n".utf8))
     exit(64)

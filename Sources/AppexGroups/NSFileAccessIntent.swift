@@ -1,0 +1,26 @@
+public import Foundation
+
+/// One item to read or write in an asynchronous coordination
+/// (``NSFileCoordinator/coordinate(with:queue:byAccessor:)``), as Apple's `NSFileAccessIntent`.
+public final class NSFileAccessIntent: Sendable {
+    /// The item to use in the accessor: the one asked for, or where its symbolic link
+    /// points when reading with `resolvesSymbolicLink`.
+    public let url: URL
+    /// Whether the item is written, not only read.
+    let isWriting: Bool
+
+    private init(url: URL, isWriting: Bool) {
+        self.url = url
+        self.isWriting = isWriting
+    }
+
+    /// An intent to read `url`.
+    public class func readingIntent(with url: URL, options: NSFileCoordinator.ReadingOptions = []) -> NSFileAccessIntent {
+        NSFileAccessIntent(url: options.contains(.resolvesSymbolicLink) ? url.resolvingSymlinksInPath() : url, isWriting: false)
+    }
+
+    /// An intent to write `url`.
+    public class func writingIntent(with url: URL, options: NSFileCoordinator.WritingOptions = []) -> NSFileAccessIntent {
+        NSFileAccessIntent(url: url, isWriting: true)
+    }
+}

@@ -1,0 +1,23 @@
+import CAppexSystem
+
+extension FileDescriptor {
+    /// How a byte is locked: by many descriptions at once, or by one alone.
+    public enum ByteLockMode: Sendable, Hashable, Comparable {
+        case shared
+        case exclusive
+    }
+
+    /// Locks the byte at `offset`, waiting until no other open file description holds a
+    /// conflicting lock on it, in this process or another.
+    ///
+    /// The lock is the open file description's (an OFD lock), so each `open` of the file
+    /// is its own holder, and two threads that open it are as separate as two processes.
+    /// Locks taken through this descriptor never conflict with each other; taking one on
+    /// a byte already held converts it. All are dropped when the description is closed or
+    /// its process dies. The offset need not lie within the file: an empty file can carry
+    /// a lock for every value of a 63-bit hash.
+    public func lockByte(at offset: Int64, _ mode: ByteLockMode) throws(SystemError) {
+        let raw = rawValue
+        _ = try retrying("fcntl(F_OFD_SETLKW)") { appex_lock_byte(raw, offset, mode == .exclusive ? 1 : 0) }
+    }
+}

@@ -1,0 +1,232 @@
+import AppexCore
+import AppexGroups
+import AppexSystem
+import AppexTesting
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// `NSFileCoordinator` between threads of this process and between processes, in a folder
+/// made as appexd makes a container, so it is a coordination root.
+@Suite(.timeLimit(.minutes(2))) final class FileCoordinationTests {
+    let container: TemporaryDirectory
+    let file: URL
+
+    init() throws {
+        container = try TemporaryDirectory()
+        try AppexHome.prepareContainer(at: container.url)
+        file = container.url.appendingPathComponent("notes.txt")
+        try Data("0".utf8).write(to: file)
+    }
+
+    // MARK: Between threads
+
+    @Test func aReaderWaitsForTheWriterToFinish() throws {
+        let order = try accessWhileHolding(.writing(file), then: .reading(file))
+        #expect(order == ["first in", "first out", "second in"])
+    }
+
+    @Test func aWriterWaitsForTheReaderToFinish() throws {
+        let order = try accessWhileHolding(.reading(file), then: .writing(file))
+        #expect(order == ["first in", "first out", "second in"])
+    }
+
+    @Test func readersOfOneFileDoNotWaitForEachOther() throws {
+        let order = try accessWhileHolding(.reading(file), then: .reading(file))
+        #expect(order == ["first in", "second in", "first out"])
+    }
+
+    @Test func writersOfTwoFilesDoNotWaitForEachOther() throws {
+        let other = container.url.appendingPathComponent("other.txt")
+        let order = try accessWhileHolding(.writing(file), then: .writing(other))
+        #expect(order == ["first in", "second in", "first out"])
+    }
+
+    @Test func aFolderWriteWaitsForAReadInsideItAndTheOtherWayRound() throws {
+        let folder = try makeFolder("Drafts")
+        let inside = folder.appendingPathComponent("draft.txt")
+        #expect(try accessWhileHolding(.reading(inside), then: .writing(folder)) == ["first in", "first out", "second in"])
+        #expect(try accessWhileHolding(.writing(folder), then: .reading(inside)) == ["first in", "first out", "second in"])
+    }
+
+    @Test func aFolderReadWaitsForAWriteInsideItButNotForAReadInsideIt() throws {
+        let folder = try makeFolder("Drafts")
+        let inside = folder.appendingPathComponent("draft.txt")
+        #expect(try accessWhileHolding(.writing(inside), then: .reading(folder)) == ["first in", "first out", "second in"])
+        #expect(try accessWhileHolding(.reading(inside), then: .reading(folder)) == ["first in", "second in", "first out"])
+    }
+
+    @Test func coordinatingAgainInsideTheAccessorWithTheSameCoordinatorDoesNotWaitForItself() {
+        let coordinator = NSFileCoordinator()
+        var outer, middle, inner: NSError?
+        var reached = false
+        coordinator.coordinate(readingItemAt: file, error: &outer) { url in
+            coordinator.coordinate(writingItemAt: url, error: &middle) { _ in
+                coordinator.coordinate(readingItemAt: url, error: &inner) { _ in reached = true }
+            }
+        }
+        #expect(outer == nil && middle == nil && inner == nil)
+        #expect(reached)
+        // And it let go of everything when the outermost accessor returned.
+        #expect((try? accessWhileHolding(.writing(file), then: .writing(file))) == ["first in", "first out", "second in"])
+    }
+
+    @Test func readingAndWritingTwoItemsAtOnceNeverDeadlocks() async throws {
+        let other = container.url.appendingPathComponent("other.txt")
+        try Data("0".utf8).write(to: other)
+        // Each task reads one and writes the other, the two crosswise, many times.
+        await withTaskGroup(of: Void.self) { group in
+            for (reading, writing) in [(file, other), (other, file)] {
+                group.addTask {
+                    for _ in 0..<300 {
+                        NSFileCoordinator().coordinate(readingItemAt: reading, writingItemAt: writing, error: nil) { _, written in
+                            _ = try? Data(contentsOf: written)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func theAsynchronousFormRunsOnTheQueueOnceGranted() async throws {
+        let queue = OperationQueue()
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            NSFileCoordinator().coordinate(with: [.writingIntent(with: file), .readingIntent(with: container.url)], queue: queue) { error in
+                #expect(OperationQueue.current === queue)
+                continuation.resume(returning: error)
+            }
+        }
+        #expect(error == nil)
+    }
+
+    // MARK: Between processes
+
+    @Test func twoProcessesAddingToOneFileLoseNothing() throws {
+        let helper = try GroupsHelper(["coordinated-add", file.path, "1000"])
+        let coordinator = NSFileCoordinator()
+        for _ in 0..<1000 {
+            coordinator.coordinate(writingItemAt: file, error: nil) { url in
+                let number = Int((try? String(contentsOf: url, encoding: .utf8)) ?? "") ?? -100_000
+                // Truncate, then write: a reader that did not wait could see it empty.
+                let handle = FileHandle(forWritingAtPath: url.path)
+                handle?.truncateFile(atOffset: 0)
+                handle?.write(Data(String(number + 1).utf8))
+                handle?.closeFile()
+            }
+        }
+        #expect(helper.nextLine() == "done")
+        #expect(helper.finish() == .exited(0))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "2000")
+    }
+
+    @Test func aReaderNeverSeesAFileAnotherProcessHasHalfWritten() throws {
+        let size = 256 * 1024
+        try Data(repeating: 0, count: size).write(to: file)
+        let helper = try GroupsHelper(["coordinated-fill", file.path, "200", "\(size)"])
+        #expect(helper.nextLine() == "started")
+        var reads = 0
+        var torn = 0
+        repeat {
+            NSFileCoordinator().coordinate(readingItemAt: file, error: nil) { url in
+                let contents = (try? Data(contentsOf: url)) ?? Data()
+                reads += 1
+                if contents.count != size || contents.contains(where: { $0 != contents.first }) { torn += 1 }
+            }
+        } while !helper.process.waitForExit(timeoutMilliseconds: 0)
+        #expect(helper.finish() == .exited(0))
+        #expect(reads > 0)
+        #expect(torn == 0, "\(torn) of \(reads) reads saw a file half written")
+    }
+
+    @Test func aWriterThatDiesHoldingItsWriteBlocksNoOne() async throws {
+        let helper = try GroupsHelper(["hold-write", file.path])
+        #expect(helper.nextLine() == "holding")
+        let granted = Mutex(false)
+        let queue = OperationQueue()
+        let file = self.file
+        let reading: Task<(any Error)?, Never> = Task {
+            await withCheckedContinuation { continuation in
+                NSFileCoordinator().coordinate(with: [.readingIntent(with: file)], queue: queue) { error in
+                    granted.withLock { $0 = true }
+                    continuation.resume(returning: error)
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!granted.withLock { $0 }, "no read while another process writes")
+        helper.kill()
+        #expect(await reading.value == nil)
+        #expect(granted.withLock { $0 })
+    }
+
+    // MARK: Failures
+
+    @Test func aRootWhoseLockCantBeOpenedIsAnErrorAndTheAccessorDoesNotRun() throws {
+        let broken = try TemporaryDirectory()
+        // A folder where the lock file should be: the root is found, but can't be locked.
+        try FileManager.default.createDirectory(at: broken.url.appendingPathComponent(AppexHome.coordinationLockName), withIntermediateDirectories: false)
+        var error: NSError?
+        var ran = false
+        NSFileCoordinator().coordinate(writingItemAt: broken.url.appendingPathComponent("item"), error: &error) { _ in ran = true }
+        #expect(!ran)
+        let found = try #require(error)
+        #expect(found.domain == NSCocoaErrorDomain)
+        #expect(found.code == CocoaError.fileWriteUnknown.rawValue)
+        #expect(found.localizedDescription.contains(broken.url.appendingPathComponent("item").path))
+        #expect(found.localizedDescription.contains("EISDIR"), "\(found.localizedDescription)")
+    }
+
+    // MARK: Support
+
+    /// One side of a coordination.
+    enum Access {
+        case reading(URL)
+        case writing(URL)
+
+        func coordinate(_ body: @escaping () -> Void) {
+            var error: NSError?
+            switch self {
+            case .reading(let url): NSFileCoordinator().coordinate(readingItemAt: url, error: &error) { _ in body() }
+            case .writing(let url): NSFileCoordinator().coordinate(writingItemAt: url, error: &error) { _ in body() }
+            }
+            #expect(error == nil)
+        }
+    }
+
+    /// Holds `first` on one thread while `second` is tried on another, and says in what
+    /// order they got in and out. The holder lets go 300 ms after the second has begun
+    /// trying, or as soon as the second gets in, whichever is first.
+    func accessWhileHolding(_ first: Access, then second: Access) throws -> [String] {
+        let events = Mutex<[String]>([])
+        let holding = DispatchSemaphore(value: 0)
+        let trying = DispatchSemaphore(value: 0)
+        let secondIn = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            first.coordinate {
+                events.withLock { $0.append("first in") }
+                holding.signal()
+                trying.wait()
+                _ = secondIn.wait(timeout: .now() + .milliseconds(300))
+                events.withLock { $0.append("first out") }
+            }
+        }
+        holding.wait()
+        DispatchQueue.global().async(group: done) {
+            trying.signal()
+            second.coordinate {
+                events.withLock { $0.append("second in") }
+                secondIn.signal()
+            }
+        }
+        try #require(done.wait(timeout: .now() + 30) == .success, "the two accesses did not end within 30 s")
+        return events.withLock { $0 }
+    }
+
+    func makeFolder(_ name: String) throws -> URL {
+        let folder = container.url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
