@@ -47,6 +47,7 @@ var package = Package(
         .library(name: "AppexSession", targets: ["AppexSession"]),
         .library(name: "AppexGroups", targets: ["AppexGroups"]),
         .library(name: "AppexKit", targets: ["AppexKit"]),
+        .library(name: "AppexApplication", targets: ["AppexApplication"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -68,6 +69,7 @@ var package = Package(
         .target(name: "AppexSession", dependencies: ["AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexHost", dependencies: ["AppexCore", "AppexIPC", "AppexItems", "AppexSession"]),
         .target(name: "AppexGroups", dependencies: ["AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
+        .target(name: "AppexApplication"),
         .target(name: "AppexKit", dependencies: ["AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
         .target(
             name: "AppexDaemon",
@@ -104,11 +106,12 @@ var package = Package(
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexCore"]),
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexSystem", "CAppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
-        .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexTesting"]),
+        .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
-        .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexTesting"]),
+        .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
+        .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexGroupsTests", dependencies: ["AppexCore", "AppexGroups", "AppexSamples", "AppexSystem", "AppexTesting",
                                                             .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppexSandboxTests", dependencies: ["AppexSandbox", "AppexSamples", "AppexSystem", "AppexTesting"]),
@@ -116,6 +119,8 @@ var package = Package(
         // builds it, and the tests find it beside themselves; it is not a dependency of the
         // test target, since its static-stdlib link flags would reach the test bundle's link.
         // A second process of an app group, for the tests of shared defaults and containers.
+        // A containing app that uses app-only API, for AppexApplication's tests and `appex validate`'s.
+        .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
         .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexGroups", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(

@@ -72,6 +72,17 @@ public struct BundleValidator: Sendable {
                 ))
             }
             diagnostics += check(plugIn.manifest, file: infoFile, types: types)
+            if !plugIn.info.executable.isEmpty, !plugIn.info.executable.contains("/") {
+                let executable = plugIn.url.appendingPathComponent(plugIn.info.executable).path
+                for module in AppOnlyCode.modules(linkedInto: executable) {
+                    diagnostics.append(Diagnostic(
+                        distribution ? .error : .warning, "links-app-only-code", file: display + "/" + plugIn.info.executable,
+                        "links \(module), which is not safe for use in app extensions: the shared application, background tasks, "
+                            + "the camera and the microphone are the containing app's",
+                        hint: "take \(module) out of the extension target's dependencies, and move that code into the containing app"
+                    ))
+                }
+            }
         }
         if app.info.version == nil {
             diagnostics.append(Diagnostic(

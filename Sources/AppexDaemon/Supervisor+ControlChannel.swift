@@ -53,7 +53,7 @@ extension Supervisor {
         return URLOpener.open(request.url, call: request.call, registry: registry) { executable, arguments in
             let launch = ProcessLaunch(executable: executable, arguments: arguments,
                                        environment: ProcessInfo.processInfo.environment)
-            guard let child = try? launcher.spawn(launch) else { return false }
+            guard let child = try? launch.spawn() else { return false }
             Thread { child.waitForExit(timeoutMilliseconds: -1); _ = child.reap() }.start()
             return true
         }

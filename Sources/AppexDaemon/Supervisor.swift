@@ -24,8 +24,6 @@ final class Supervisor: Sendable {
 
     let configuration: DaemonConfiguration
     let registry: Registry
-    /// Spawns every process appexd starts, from one long-lived thread (for PDEATHSIG).
-    let launcher = LauncherThread()
     /// The cgroups that cap each process's memory and processes.
     let cgroups = ExtensionCgroups()
     /// Everything that changes; see above.
@@ -100,7 +98,7 @@ final class Supervisor: Sendable {
         do {
             let launch = try ExtensionLaunch.make(installed, policy: policy, home: configuration.home, sandbox: configuration.sandbox,
                                                   control: extensionControl, session: extensionSession, log: logDescriptor)
-            process = try launcher.spawn(launch)
+            process = try launch.spawn()
         } catch {
             throw ExtensionLaunch.failure(installed, error)
         }

@@ -21,8 +21,8 @@ public struct ProcessLaunch: Sendable {
     /// The child's working directory; nil keeps this process's.
     public var directory: String?
     /// Whether the child gets SIGKILL if this process dies (PR_SET_PDEATHSIG). The kernel
-    /// ties this to the spawning thread, so spawn from a thread that lives as long as the
-    /// process, or watch the child another way too.
+    /// ties this to the thread that forks, so such a child is forked from one thread that
+    /// lives as long as the process, whichever thread calls ``spawn()``.
     public var diesWithParent: Bool
     /// The child's address-space limit (RLIMIT_AS, soft and hard) in bytes; nil keeps this
     /// process's.
@@ -51,6 +51,12 @@ public struct ProcessLaunch: Sendable {
     /// links CAppexSystem forks itself an init there and runs as its child, and the returned
     /// descriptor reports the program's exit, not the init's (init.c in CAppexSystem).
     public func spawn() throws(SystemError) -> ProcessDescriptor {
+        guard diesWithParent else { return try spawnOnThisThread() }
+        return try LauncherThread.shared.spawn(self)
+    }
+
+    /// Forks from the calling thread, which the child's PR_SET_PDEATHSIG is tied to.
+    func spawnOnThisThread() throws(SystemError) -> ProcessDescriptor {
         var launch = self
         var exitReport: FileDescriptor?
         var reportWriter: FileDescriptor?

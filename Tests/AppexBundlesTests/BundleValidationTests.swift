@@ -1,5 +1,6 @@
 import AppexBundles
 import AppexCore
+import AppexSamples
 import AppexTesting
 import Foundation
 import Testing
@@ -29,6 +30,30 @@ import Testing
             attributes: ["NSExtensionActivationRule": ["NSExtensionActivationSupportsText": true]]
         )
         return app
+    }
+
+    @Test func anExtensionExecutableThatLinksAppOnlyCodeIsReported() throws {
+        let linking = SampleApps.products.appendingPathComponent("AppexApplicationHelper")
+        var app = shareApp()
+        app.plugIns[0].executable = linking
+        app.executable = linking // the app may; only the extension is reported
+        let inspection = try validate(app)
+        let found = inspection.diagnostics.filter { $0.code == "links-app-only-code" }
+        try #require(found.count == 1, "\(inspection.diagnostics)")
+        #expect(found[0].severity == .warning)
+        #expect(found[0].file == "Tool.app/PlugIns/Share.appex/Share")
+        #expect(found[0].message.contains("links AppexApplication, which is not safe for use in app extensions"))
+        #expect(codes(try validate(app, distribution: true)) == ["links-app-only-code"])
+
+        // The same program stripped still says so; an extension made with AppexKit alone does not.
+        let stripped = folder.appendingPathComponent("stripped")
+        let strip = try CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/strip"), environment: [:])
+            .run(["-o", stripped.path, linking.path])
+        try #require(strip.status == 0, "\(strip.standardError)")
+        app.plugIns[0].executable = stripped
+        #expect(try validate(app).diagnostics.map(\.code) == ["links-app-only-code"])
+        app.plugIns[0].executable = SampleApps.products.appendingPathComponent("AppexFaultExtension")
+        #expect(try validate(app).diagnostics == [])
     }
 
     @Test func aWellFormedAppIsValid() throws {

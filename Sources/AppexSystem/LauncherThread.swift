@@ -1,17 +1,20 @@
-import AppexSystem
 import Foundation
 import Synchronization
 
-/// Spawns processes from one thread that lives as long as the daemon.
+/// The one thread, living as long as the process, that spawns every child that must die
+/// with this process.
 ///
 /// The kernel delivers PR_SET_PDEATHSIG when the *thread* that forked a child ends, not the
-/// process. Spawning from a connection's reader thread would kill an extension whenever that
-/// thread ended, so every spawn happens here.
+/// process. A child spawned from a connection's reader thread, or a dispatch worker that
+/// goes idle and is retired, would be killed with that thread, long before this process
+/// ends; ``ProcessLaunch/spawn()`` sends each such launch here.
 final class LauncherThread: Sendable {
+    static let shared = LauncherThread()
+
     private let queue = Mutex<[@Sendable () -> Void]>([])
     private let work = DispatchSemaphore(value: 0)
 
-    init() {
+    private init() {
         let thread = Thread { [self] in serve() }
         thread.name = "appex-launcher"
         thread.start()
@@ -31,7 +34,7 @@ final class LauncherThread: Sendable {
         let done = DispatchSemaphore(value: 0)
         queue.withLock {
             $0.append {
-                let spawned = Result { () throws(SystemError) in try launch.spawn() }
+                let spawned = Result { () throws(SystemError) in try launch.spawnOnThisThread() }
                 result.withLock { $0 = spawned }
                 done.signal()
             }

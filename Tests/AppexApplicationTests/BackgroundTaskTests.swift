@@ -1,0 +1,75 @@
+import AppexSamples
+import AppexSystem
+import Foundation
+import Glibc
+import Testing
+
+/// Background tasks in a real app process (AppexApplicationHelper): SIGTERM waits for them,
+/// up to the grace period, and the app then ends as SIGTERM ends it.
+@Suite(.timeLimit(.minutes(1))) struct BackgroundTaskTests {
+    @Test func sigtermWaitsForTheTaskAndTheAppEndsWhenItEnds() throws {
+        let app = try AppProcess(["background-task", "60000"])
+        #expect(app.nextLine() == "begun")
+        try app.send("remaining")
+        #expect(app.nextLine() == "unlimited")
+        app.process.send(signal: SIGTERM)
+        var answer: String?
+        for _ in 0..<250 where answer != "limited" { // the signal arrives in its own time
+            try app.send("remaining")
+            answer = app.nextLine()
+            usleep(20_000)
+        }
+        #expect(answer == "limited", "SIGTERM came, and the task still runs")
+        #expect(!app.process.waitForExit(timeoutMilliseconds: 200))
+        try app.send("end")
+        #expect(app.process.waitForExit(timeoutMilliseconds: 10_000))
+        #expect(app.process.reap() == .signaled(SIGTERM, coreDumped: false))
+    }
+
+    @Test func aTaskStillRunningWhenTheGracePeriodEndsIsToldAndTheAppEnds() throws {
+        let app = try AppProcess(["background-task", "300"])
+        #expect(app.nextLine() == "begun")
+        app.process.send(signal: SIGTERM)
+        #expect(app.nextLine() == "expired, 0 s left")
+        #expect(app.process.waitForExit(timeoutMilliseconds: 10_000))
+        #expect(app.process.reap() == .signaled(SIGTERM, coreDumped: false))
+    }
+}
+
+/// AppexApplicationHelper, with its standard input and output through pipes.
+final class AppProcess {
+    let process: ProcessDescriptor
+    private let input: FileDescriptor
+    private let output: FileHandle
+
+    init(_ arguments: [String]) throws {
+        let stdin = try FileDescriptor.pipe()
+        let stdout = try FileDescriptor.pipe()
+        process = try ProcessLaunch(executable: SampleApps.products.appendingPathComponent("AppexApplicationHelper").path,
+                                    arguments: arguments, environment: [:], descriptors: [(stdin.read, 0), (stdout.write, 1)],
+                                    diesWithParent: true).spawn()
+        stdin.read.close()
+        stdout.write.close()
+        input = stdin.write
+        output = FileHandle(fileDescriptor: stdout.read.take(), closeOnDealloc: true)
+    }
+
+    func send(_ line: String) throws { try input.write(Array((line + "\n").utf8)) }
+
+    /// The next line it prints, or nil at its end.
+    func nextLine() -> String? {
+        var line: [UInt8] = []
+        while let byte = try? output.read(upToCount: 1), let first = byte.first {
+            if first == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(first)
+        }
+        return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+    }
+
+    deinit {
+        input.close()
+        if process.waitForExit(timeoutMilliseconds: 0) == false { process.send(signal: SIGKILL) }
+        _ = process.waitForExit(timeoutMilliseconds: 10_000)
+        _ = process.reap()
+    }
+}

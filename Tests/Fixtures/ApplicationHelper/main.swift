@@ -1,0 +1,36 @@
+// A containing app that uses app-only API, for the tests of AppexApplication and of
+// `appex validate`, which must find that an executable links it.
+//
+//   background-task GRACE_MS   begins a background task whose expiration handler prints
+//                              "expired" and ends it, with GRACE_MS to finish after SIGTERM,
+//                              prints "begun", and ends the task when a line "end" comes on stdin
+import AppexApplication
+import Foundation
+import Synchronization
+
+/// Prints a line at once, unbuffered, for the test that waits on it.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch (arguments.first, arguments.count) {
+case ("background-task", 2):
+    let application = UIApplication.shared
+    application.terminationGracePeriod = .milliseconds(Int(arguments[1]) ?? 25_000)
+    let task = Mutex(UIBackgroundTaskIdentifier.invalid)
+    task.withLock { identifier in
+        identifier = application.beginBackgroundTask(withName: "upload") {
+            say("expired, \(Int(application.backgroundTimeRemaining)) s left")
+            application.endBackgroundTask(task.withLock { $0 })
+        }
+    }
+    say("begun")
+    while let line = readLine() {
+        if line == "end" { application.endBackgroundTask(task.withLock { $0 }) }
+        if line == "remaining" { say(application.backgroundTimeRemaining > 1e300 ? "unlimited" : "limited") }
+    }
+default:
+    FileHandle.standardError.write(Data("usage: see the top of Tests/Fixtures/ApplicationHelper/main.swift\n".utf8))
+    exit(64)
+}
