@@ -139,7 +139,7 @@ var package = Package(
     ] + sampleExecutables.map {
         .executableTarget(
             name: $0,
-            dependencies: sampleExtensions.contains($0) ? ["AppexKit"] : ["AppexCore"],
+            dependencies: sampleExtensions.contains($0) ? ["AppexKit"] : ["AppexCore", "AppexGroups"],
             path: "Samples/Executables/\($0)",
             linkerSettings: sampleExtensions.contains($0) ? staticSwiftLinkerSettings : []
         )

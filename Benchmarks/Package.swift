@@ -58,7 +58,12 @@ let package = Package(
             name: "BenchExtension", dependencies: [.product(name: "AppexKit", package: appex)],
             path: "Tools/BenchExtension", linkerSettings: staticSwift
         ),
-        .executableTarget(name: "BenchTrivial", path: "Tools/BenchTrivial", linkerSettings: staticSwift),
+        // BenchTrivial links CAppexSystem (through AppexSystem) as extensions do, so that in a
+        // pid namespace of its own its init forks, as an extension's does.
+        .executableTarget(name: "BenchTrivial", dependencies: [.product(name: "AppexSystem", package: appex)],
+                          path: "Tools/BenchTrivial", linkerSettings: staticSwift),
+        // The other process of the shared-defaults round trip.
+        .executableTarget(name: "BenchGroupsEcho", dependencies: [.product(name: "AppexGroups", package: appex)], path: "Tools/BenchGroupsEcho"),
     ]
 )
 
@@ -77,6 +82,12 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("ColdStart", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
     ("Handover", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
     ("Memory", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
+    (
+        "Sandbox",
+        [.product(name: "AppexSandbox", package: appex), .product(name: "AppexSystem", package: appex),
+         .product(name: "AppexTesting", package: appex), "BenchTrivial"]
+    ),
+    ("Groups", [.product(name: "AppexGroups", package: appex), .product(name: "AppexTesting", package: appex), "BenchGroupsEcho"]),
     (
         "Install",
         [

@@ -183,6 +183,9 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Add to Album"))
         #expect(result.standardOutput.contains("line 2, column"))
+        // The Notes app, run from its installed bundle, reads back what its extension shared.
+        #expect(result.standardOutput.contains("Shared with \"Add to Notes\" (group.com.example.notes): 1 so far, the last \"Buy oat milk\""))
+        #expect(result.standardOutput.contains("- Buy oat milk · Buy oat milk · https://www.swift.org"))
         #expect(demoFolders() == before)
     }
 

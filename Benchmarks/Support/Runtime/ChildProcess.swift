@@ -58,6 +58,19 @@ public struct ChildProcess {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Writes `line` and a newline to the child's standard input.
+    public func writeLine(_ line: String) {
+        guard let input else { return }
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
+    }
+
     /// Closes the child's standard input and output, waits for it, and returns its wait status.
     public func wait() throws -> Int32 {
         if let input { close(input) }

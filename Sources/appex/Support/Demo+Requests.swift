@@ -19,7 +19,8 @@ extension Demo {
             let notes = try await NSExtension.extension(withIdentifier: "com.example.notes.share", home: home)
             let shared = Self.textItem("Buy oat milk")
             shared.attachments = (shared.attachments ?? []) + [NSItemProvider(object: URL(string: "https://www.swift.org")!)]
-            try await request(notes, [shared], label: "text and a link, filed into its container")
+            try await request(notes, [shared], label: "text and a link, filed into the Notes app group")
+            try readBackInTheNotesApp()
 
             let photo = root.appendingPathComponent("Sunset.png")
             try Data(count: 4 << 20).write(to: photo)
@@ -37,6 +38,24 @@ extension Demo {
         } catch let error as ErrorInfo {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
         }
+    }
+
+    /// Runs the installed Notes app's `notes list`: appexd gives it the group because its
+    /// executable is the installed app's, and it reads what the extension wrote there.
+    private func readBackInTheNotesApp() throws {
+        guard let app = try RegistryAccess.run({ () throws(RegistryError) in try registry.app("com.example.notes") }) else { return }
+        let process = Process()
+        process.executableURL = app.executableURL
+        process.arguments = ["list"]
+        process.environment = registry.home.selectingEnvironment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        print("  Notes app — `notes list`, run from its installed bundle, reads the group back:")
+        for line in text.split(separator: "\n") { print("    \(line)") }
     }
 
     private func request(_ target: NSExtension, _ items: [NSExtensionItem], label: String) async throws {
