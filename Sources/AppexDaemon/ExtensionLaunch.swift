@@ -43,7 +43,8 @@ enum ExtensionLaunch {
         return ProcessLaunch(executable: installed.executableURL.path, environment: environment,
                              descriptors: descriptors, directory: container.path, diesWithParent: true,
                              addressSpaceLimit: MemoryLimits.addressSpaceLimit(for: policy.memoryLimit),
-                             restrictions: try sandbox.restrictions(for: .forExtension(installed, home: home, processLimit: policy.processLimit)))
+                             restrictions: sandbox.isOff
+                                 ? nil : try sandbox.restrictions(for: .forExtension(installed, home: home, processLimit: policy.processLimit)))
     }
 
     /// What the host is told when `installed` could not be launched: what stopped it, and what to do.

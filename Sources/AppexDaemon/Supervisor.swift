@@ -105,7 +105,9 @@ final class Supervisor: Sendable {
         extensionControl.close()
         extensionSession.close()
         let missing = configuration.sandbox.missingLayers
-        if !missing.isEmpty {
+        if configuration.sandbox.isOff {
+            FileHandle.standardError.write(Data("appexd: \(Sandbox.offSetting.name)=\(Sandbox.offSetting.value): \(installed.identifier) runs with no sandbox at all\n".utf8))
+        } else if !missing.isEmpty {
             FileHandle.standardError.write(Data("appexd: \(installed.identifier) runs without the sandbox layers this kernel lacks: \(missing.map(\.description).joined(separator: "; "))\n".utf8))
         }
 

@@ -50,15 +50,22 @@ public struct Sandbox: Sendable {
     public var kernel: KernelSupport
     /// Whether a missing layer fails the launch instead of being reported.
     public var isStrict: Bool
+    /// Whether extensions run with no sandbox at all: for measuring what the sandbox costs,
+    /// and for debugging, as a browser's `--no-sandbox` is. appexd says so at every launch.
+    public var isOff: Bool
 
     /// The setting that makes a missing layer an error: `APPEX_SANDBOX=strict`.
     public static let strictSetting = (name: "APPEX_SANDBOX", value: "strict")
+    /// The setting that turns the sandbox off: `APPEX_SANDBOX=off`.
+    public static let offSetting = (name: "APPEX_SANDBOX", value: "off")
 
-    /// A launcher for `kernel`, strict as `isStrict` says, or else as the environment's
-    /// `APPEX_SANDBOX` says.
-    public init(kernel: KernelSupport = .current, isStrict: Bool? = nil) {
+    /// A launcher for `kernel`, strict and off as `isStrict` and `isOff` say, or else as the
+    /// environment's `APPEX_SANDBOX` says.
+    public init(kernel: KernelSupport = .current, isStrict: Bool? = nil, isOff: Bool? = nil) {
+        let setting = ProcessInfo.processInfo.environment[Self.strictSetting.name]
         self.kernel = kernel
-        self.isStrict = isStrict ?? (ProcessInfo.processInfo.environment[Self.strictSetting.name] == Self.strictSetting.value)
+        self.isStrict = isStrict ?? (setting == Self.strictSetting.value)
+        self.isOff = isOff ?? (setting == Self.offSetting.value)
     }
 
     /// Every layer, in the order applied, with its state on this kernel.

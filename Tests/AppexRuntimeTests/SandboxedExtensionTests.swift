@@ -45,6 +45,17 @@ final class SandboxedExtensionTests {
         #expect(results == ["refused: Permission denied", "refused: Permission denied", "allowed"], "\(results)")
     }
 
+    @Test func withTheSandboxOffTheSameAttemptsSucceedAndAppexdSaysSo() async throws {
+        let unsandboxed = try FaultWorld()
+        try unsandboxed.startDaemon([Sandbox.offSetting.name: Sandbox.offSetting.value])
+        try unsandboxed.install("attempts")
+        let home = try secret(at: unsandboxed.root.appendingPathComponent("user-home/notes.txt"))
+        let outcome = try await unsandboxed.extension("attempts").outcome([textItem("read \(home)")])
+        #expect(outcome.items?.first?.attributedContentText?.string == "allowed", "\(outcome)")
+        #expect(unsandboxed.daemonLog.contains("APPEX_SANDBOX=off: com.example.faults.attempts runs with no sandbox at all"),
+                "\(unsandboxed.daemonLog)")
+    }
+
     @Test func readingAnotherAppsContainerFails() async throws {
         let other = try secret(at: world.test.home.container(for: "com.example.other").appendingPathComponent("data.txt"))
         let results = try await attempt(["read \(other)", "write \(ownContainer.path)/mine.txt", "read \(ownContainer.path)/mine.txt"])

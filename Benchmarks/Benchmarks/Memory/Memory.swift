@@ -36,8 +36,9 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     Benchmark("Memory: trivial extension process after a request") { benchmark in
-        let reply = try BenchReply(await bench.request(withInputItems: BenchItems.text()))
-        try record(benchmark, pid: reply.pid)
+        _ = try BenchReply(await bench.request(withInputItems: BenchItems.text()))
+        guard let program = try await runtime!.extensionProgramIDs().first else { throw BenchmarkFailure("no extension process") }
+        try record(benchmark, pid: program)
     } setup: {
         runtime = try RuntimeHome()
         bench = try await runtime!.benchExtension()
@@ -52,8 +53,8 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         runtime = try RuntimeHome(idleGraceMilliseconds: 0)
         bench = try await runtime!.benchExtension()
-        let reply = try BenchReply(await bench.request(withInputItems: BenchItems.text()))
-        try ProcessProbe.waitUntilGone(reply.pid)
+        _ = try BenchReply(await bench.request(withInputItems: BenchItems.text()))
+        try await runtime!.waitUntilNoExtensionProcess()
         daemonPID = try await runtime!.daemonPID()
     } teardown: {
         bench = nil

@@ -45,13 +45,16 @@ public final class RuntimeHome {
     /// Installs the benchmark extension into a new home. `idleGraceMilliseconds` overrides
     /// every point's idle grace period (`APPEX_IDLE_GRACE_MS`); 0 ends an extension process
     /// on the daemon's next tick after its last request, so every request starts cold.
-    public init(idleGraceMilliseconds: Int? = nil) throws {
+    /// `sandboxOff` has its appexd launch extensions with no sandbox (`APPEX_SANDBOX=off`),
+    /// to measure what the sandbox costs.
+    public init(idleGraceMilliseconds: Int? = nil, sandboxOff: Bool = false) throws {
         let folder = try TemporaryDirectory(prefix: "appex-bench-runtime")
         home = AppexHome(root: folder.url.appendingPathComponent("home"))
         let scratch = folder.url.appendingPathComponent("scratch")
         self.folder = consume folder
         ChildProcess.dropPreload()
         setenv("APPEX_DAEMON", try BuiltProducts.executable("appexd").path, 1)
+        if sandboxOff { setenv("APPEX_SANDBOX", "off", 1) } else { unsetenv("APPEX_SANDBOX") }
         if let idleGraceMilliseconds {
             setenv("APPEX_IDLE_GRACE_MS", "\(idleGraceMilliseconds)", 1)
         } else {
@@ -97,6 +100,28 @@ public final class RuntimeHome {
         return client.daemonPID
     }
 
+    /// The host pids of the programs of the live extension processes, as appexd lists them.
+    /// appexd holds a sandboxed extension's pid-namespace init, whose child runs the program;
+    /// the pid the extension itself reports is its pid in that namespace, which means
+    /// nothing here.
+    public func extensionProgramIDs() async throws -> [Int32] {
+        let client = try await DaemonClient.connect(home: home, startIfNeeded: false)
+        defer { client.close() }
+        return try await client.processes().map { process in
+            let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8)) ?? ""
+            return children.split(separator: " ").compactMap { Int32($0) }.first ?? process.pid
+        }
+    }
+
+    /// Waits until appexd has no extension process left, so that the next request starts cold.
+    public func waitUntilNoExtensionProcess(timeout: Duration = .seconds(5)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !(try await extensionProgramIDs()).isEmpty {
+            guard ContinuousClock.now < deadline else { throw BenchmarkFailure("an extension process was still running after \(timeout)") }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
     /// Stops the home's appexd, if it runs, and waits until it (and so its extensions) exited.
     public func stop() async {
         guard let client = try? await DaemonClient.connect(home: home, startIfNeeded: false) else { return }
@@ -113,6 +138,7 @@ public final class RuntimeHome {
 public struct BenchReply: Sendable {
     /// CLOCK_MONOTONIC at the start of `beginRequest`, in nanoseconds.
     public let began: UInt64
+    /// Its pid as it sees it: in a sandbox, its pid namespace's (see ``RuntimeHome/extensionProgramIDs()``).
     public let pid: Int32
     /// CLOCK_MONOTONIC when the extension's `main.swift` started running, in nanoseconds.
     public let mainStarted: UInt64

@@ -33,8 +33,8 @@ func median(_ values: [UInt64]) -> String {
 
 /// One cold request through AppexHost, once the last one's process is gone: the times (ns)
 /// to the outcome, to beginRequest and to the extension's main, and its pid.
-func coldRequest(_ bench: NSExtension, after last: Int32?) async throws -> (total: UInt64, toBegin: UInt64, toMain: UInt64, pid: Int32) {
-    if let last { try ProcessProbe.waitUntilGone(last) }
+func coldRequest(_ bench: NSExtension, in runtime: RuntimeHome) async throws -> (total: UInt64, toBegin: UInt64, toMain: UInt64, pid: Int32) {
+    try await runtime.waitUntilNoExtensionProcess()
     let start = ProcessProbe.now()
     let outcome = try await bench.request(withInputItems: BenchItems.text(content))
     let end = ProcessProbe.now()
@@ -47,7 +47,7 @@ func cold(_ runtime: RuntimeHome) async throws -> String {
     let bench = try await runtime.benchExtension()
     var samples: [(total: UInt64, toBegin: UInt64, toMain: UInt64, pid: Int32)] = []
     for _ in 0..<min(count, 1_000) {
-        samples.append(try await coldRequest(bench, after: samples.last?.pid))
+        samples.append(try await coldRequest(bench, in: runtime))
     }
     return "\(samples.count) cold requests, p50: \(median(samples.map(\.toMain))) ms to the extension's main, "
         + "\(median(samples.map(\.toBegin))) ms to beginRequest, \(median(samples.map(\.total))) ms to the outcome"
@@ -59,9 +59,8 @@ func coldRaw(_ runtime: RuntimeHome) async throws -> String {
     var started: [UInt64] = []
     var toMain: [UInt64] = []
     var toBegin: [UInt64] = []
-    var last: Int32?
     for _ in 0..<min(count, 1_000) {
-        if let last { try ProcessProbe.waitUntilGone(last) }
+        try await runtime.waitUntilNoExtensionProcess()
         let host = try await RawHost.connect(home: runtime.home)
         let requestID = UUID()
         let start = ProcessProbe.now()
@@ -71,7 +70,6 @@ func coldRaw(_ runtime: RuntimeHome) async throws -> String {
         toMain.append(reply.mainStarted - start)
         toBegin.append(reply.began - start)
         host.close()  // the session closes, and the extension ends
-        last = reply.pid
     }
     return "\(started.count) cold requests on raw connections, p50: \(median(started)) ms to appexd's RequestStarted (spawned), "
         + "\(median(toMain)) ms to the extension's main, \(median(toBegin)) ms to beginRequest"
