@@ -43,13 +43,17 @@ public final class NSFileCoordinator {
         public let rawValue: UInt
         public init(rawValue: UInt) { self.rawValue = rawValue }
 
+        /// The item is deleted.
         public static let forDeleting = WritingOptions(rawValue: 1 << 0)
+        /// The item is moved; coordinate on its old and new places at once.
         public static let forMoving = WritingOptions(rawValue: 1 << 1)
+        /// The item's contents are merged with what is there.
         public static let forMerging = WritingOptions(rawValue: 1 << 2)
         /// The item is replaced: write the new contents beside it and rename them over it
         /// (`Data.write(to:options: .atomic)`), so that even an uncoordinated reader sees
         /// the old file or the new one.
         public static let forReplacing = WritingOptions(rawValue: 1 << 3)
+        /// Only metadata that does not depend on the contents changes, such as a tag.
         public static let contentIndependentMetadataOnly = WritingOptions(rawValue: 1 << 4)
     }
 
