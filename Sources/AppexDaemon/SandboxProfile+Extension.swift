@@ -15,7 +15,8 @@ extension SandboxProfile {
     /// - connect to TCP servers only with `com.apple.security.network.client`;
     /// - have at most `processLimit` processes and threads.
     ///
-    /// Nothing else: not the user's home, not another app's container or group.
+    /// Nothing else: not the user's home, not another app's container or group, and not
+    /// appexd's runtime folder, whose socket it would otherwise reach.
     static func forExtension(_ installed: InstalledExtension, home: AppexHome, processLimit: Int,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> SandboxProfile {
         let app = installed.url.deletingLastPathComponent().deletingLastPathComponent()
@@ -25,6 +26,7 @@ extension SandboxProfile {
             readOnly: systemReadOnly + ["/sys/devices/system/cpu"] + (environment["APPEX_SYSTEM_TYPES"].map { [$0] } ?? []),
             readWrite: systemReadWrite + [home.container(for: installed.identifier).path] + groups,
             mayConnect: installed.entitlements.networkClient,
-            processes: UInt64(processLimit))
+            processes: UInt64(processLimit),
+            hidden: [home.runtimeDirectory.path])
     }
 }

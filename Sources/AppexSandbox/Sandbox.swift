@@ -113,7 +113,8 @@ public struct Sandbox: Sendable {
         var limits = [Int32(RLIMIT_NOFILE.rawValue): profile.openFiles, Int32(RLIMIT_CORE.rawValue): profile.coreDumps ? UInt64.max : 0]
         // In a user namespace of its own the kernel counts only the sandbox's processes.
         if let processes = profile.processes, namespaces.contains(.user) { limits[Int32(__RLIMIT_NPROC.rawValue)] = processes }
-        var restrictions = ProcessRestrictions(namespaces: namespaces, resourceLimits: limits, seccompBaseline: kernel.seccomp)
+        var restrictions = ProcessRestrictions(namespaces: namespaces, resourceLimits: limits, seccompBaseline: kernel.seccomp,
+                                               hiddenPaths: namespaces.contains(.mount) ? profile.hidden : [])
         if let abi = kernel.landlockABI, abi >= 1 {
             let known = LandlockRuleset.FilesystemAccess.known(by: abi)
             let runnable: LandlockRuleset.FilesystemAccess = [.execute, .readFile, .readDirectory]

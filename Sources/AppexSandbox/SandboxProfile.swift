@@ -21,9 +21,13 @@ public struct SandboxProfile: Sendable, Hashable {
     public var processes: UInt64?
     /// Whether it may write core dumps (RLIMIT_CORE); they would hold the user's data.
     public var coreDumps: Bool
+    /// Folders it must not reach at all, even where Landlock doesn't govern the call:
+    /// covered with an empty, read-only folder in its mount namespace. appexd's runtime
+    /// folder is one, since connecting to a Unix socket by its path is outside Landlock.
+    public var hidden: [String]
 
     public init(executable: [String] = [], readOnly: [String] = [], readWrite: [String] = [], mayConnect: Bool = false,
-                openFiles: UInt64 = 1024, processes: UInt64? = nil, coreDumps: Bool = false) {
+                openFiles: UInt64 = 1024, processes: UInt64? = nil, coreDumps: Bool = false, hidden: [String] = []) {
         self.executable = executable
         self.readOnly = readOnly
         self.readWrite = readWrite
@@ -31,6 +35,7 @@ public struct SandboxProfile: Sendable, Hashable {
         self.openFiles = openFiles
         self.processes = processes
         self.coreDumps = coreDumps
+        self.hidden = hidden
     }
 
     /// The system paths every dynamically linked program runs from: its libraries and the

@@ -44,13 +44,18 @@ public struct ProcessRestrictions: Sendable, Hashable {
     /// Whether to install the seccomp baseline, which refuses debugging other processes,
     /// mounting, loading kernel code, keyrings, clock changes and new namespaces.
     public var seccompBaseline: Bool
+    /// Folders covered with an empty, read-only folder in the process's mount namespace (so
+    /// only with `.mount`), where nothing in them can be reached: not even what Landlock
+    /// doesn't govern, such as connecting to a Unix socket by its path.
+    public var hiddenPaths: [String]
 
     public init(namespaces: Namespaces = [], resourceLimits: [Int32: UInt64] = [:], landlock: LandlockRuleset? = nil,
-                seccompBaseline: Bool = false) {
+                seccompBaseline: Bool = false, hiddenPaths: [String] = []) {
         self.namespaces = namespaces
         self.resourceLimits = resourceLimits
         self.landlock = landlock
         self.seccompBaseline = seccompBaseline
+        self.hiddenPaths = hiddenPaths
     }
 
     /// Whether this kernel filters system calls with seccomp.
@@ -75,6 +80,8 @@ public struct ProcessRestrictions: Sendable, Hashable {
         let rules = landlock?.rules ?? []
         let paths = rules.map { strdup($0.path) }
         defer { paths.forEach { free($0) } }
+        let hidden = hiddenPaths.map { strdup($0) }
+        defer { hidden.forEach { free($0) } }
         let access = rules.map { CUnsignedLongLong($0.access.rawValue) }
         let userMap = strdup("\(getuid()) \(getuid()) 1\n")
         let groupMap = strdup("\(getgid()) \(getgid()) 1\n")
@@ -87,16 +94,19 @@ public struct ProcessRestrictions: Sendable, Hashable {
             values.withUnsafeBufferPointer { values in
                 paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { paths in
                     access.withUnsafeBufferPointer { access in
-                        var sandbox = appex_sandbox(
-                            namespaces: namespaces.rawValue, userMap: userMap, groupMap: groupMap,
-                            limitResources: cResources.baseAddress, limitValues: values.baseAddress, limitCount: CInt(values.count),
-                            landlockABI: CInt(landlock?.abi ?? 0),
-                            handledFilesystem: CUnsignedLongLong(landlock?.handledFilesystem.rawValue ?? 0),
-                            handledNetwork: CUnsignedLongLong(landlock?.handledNetwork.rawValue ?? 0),
-                            scopes: CUnsignedLongLong(landlock?.scopes.rawValue ?? 0),
-                            rulePaths: paths.baseAddress, ruleAccess: access.baseAddress, ruleCount: CInt(rules.count),
-                            seccompBaseline: seccompBaseline ? 1 : 0)
-                        return body(&sandbox)
+                        hidden.map { UnsafePointer($0) }.withUnsafeBufferPointer { hidden in
+                            var sandbox = appex_sandbox(
+                                namespaces: namespaces.rawValue, userMap: userMap, groupMap: groupMap,
+                                limitResources: cResources.baseAddress, limitValues: values.baseAddress, limitCount: CInt(values.count),
+                                landlockABI: CInt(landlock?.abi ?? 0),
+                                handledFilesystem: CUnsignedLongLong(landlock?.handledFilesystem.rawValue ?? 0),
+                                handledNetwork: CUnsignedLongLong(landlock?.handledNetwork.rawValue ?? 0),
+                                scopes: CUnsignedLongLong(landlock?.scopes.rawValue ?? 0),
+                                rulePaths: paths.baseAddress, ruleAccess: access.baseAddress, ruleCount: CInt(rules.count),
+                                seccompBaseline: seccompBaseline ? 1 : 0,
+                                hiddenPaths: hidden.baseAddress, hiddenCount: CInt(hidden.count))
+                            return body(&sandbox)
+                        }
                     }
                 }
             }
@@ -113,6 +123,7 @@ public struct ProcessRestrictions: Sendable, Hashable {
         case CInt(APPEX_SPAWN_STEP_NAMESPACES): "clone (namespaces)"
         case CInt(APPEX_SPAWN_STEP_ID_MAPS): "uid_map"
         case CInt(APPEX_SPAWN_STEP_PROC): "mount /proc"
+        case CInt(APPEX_SPAWN_STEP_HIDE): "mount (hiding a folder)"
         default: "spawn"
         }
     }

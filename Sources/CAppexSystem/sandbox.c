@@ -213,6 +213,13 @@ int appex_sandbox_enter_namespaces(const appex_sandbox *sandbox, int *failedStep
         *failedStep = APPEX_SPAWN_STEP_PROC;
         if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) return -1;
     }
+    if (sandbox->namespaces & CLONE_NEWNS) {
+        *failedStep = APPEX_SPAWN_STEP_HIDE;
+        for (int index = 0; index < sandbox->hiddenCount; index++) {
+            if (mount("appex-hidden", sandbox->hiddenPaths[index], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                      "size=4k,mode=0555") < 0 && errno != ENOENT) return -1;
+        }
+    }
     *failedStep = APPEX_SPAWN_STEP_EXEC;
     return 0;
 }

@@ -50,8 +50,9 @@ final class SandboxedExtensionTests {
         try unsandboxed.startDaemon([Sandbox.offSetting.name: Sandbox.offSetting.value])
         try unsandboxed.install("attempts")
         let home = try secret(at: unsandboxed.root.appendingPathComponent("user-home/notes.txt"))
-        let outcome = try await unsandboxed.extension("attempts").outcome([textItem("read \(home)")])
-        #expect(outcome.items?.first?.attributedContentText?.string == "allowed", "\(outcome)")
+        let socket = unsandboxed.test.home.daemonSocketURL.path
+        let outcome = try await unsandboxed.extension("attempts").outcome([textItem("read \(home)\nunix \(socket)")])
+        #expect(outcome.items?.first?.attributedContentText?.string == "allowed\nallowed", "\(outcome)")
         #expect(unsandboxed.daemonLog.contains("APPEX_SANDBOX=off: com.example.faults.attempts runs with no sandbox at all"),
                 "\(unsandboxed.daemonLog)")
     }
@@ -81,6 +82,15 @@ final class SandboxedExtensionTests {
         let results = try await attempt(["ptrace \(getpid())", "ptrace \(daemon)"])
         // Neither is in its pid namespace, and the seccomp baseline refuses ptrace anyway.
         #expect(results.allSatisfy { $0.hasPrefix("refused: ") }, "\(results)")
+    }
+
+    @Test func connectingToAppexdsSocketFails() async throws {
+        // Landlock doesn't govern connecting to a Unix socket by its path; the runtime folder
+        // is hidden under an empty one in the extension's mount namespace.
+        let socket = world.test.home.daemonSocketURL.path
+        #expect(FileManager.default.fileExists(atPath: socket))
+        let results = try await attempt(["unix \(socket)"])
+        #expect(results == ["refused: No such file or directory"], "\(results)")
     }
 
     @Test func aTCPConnectionWithoutTheNetworkEntitlementFails() async throws {

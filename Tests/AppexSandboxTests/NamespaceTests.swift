@@ -71,6 +71,23 @@ import Testing
     }
 
     @Test(.enabled(if: isolated))
+    func aHiddenFolderIsEmptyAndReadOnlyInsideButUntouchedOutside() throws {
+        let folder = try TemporaryDirectory()
+        let secret = folder.url.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: secret, withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: secret.appendingPathComponent("socket-or-anything"))
+        var profile = testProfile(readWrite: [folder.url.path])
+        profile.hidden = [secret.path, folder.url.appendingPathComponent("absent").path]
+        let run = try runShell("ls -A \(secret.path); echo listed; echo x > \(secret.path)/new || echo refused", profile: profile)
+        #expect(run.status == .exited(0), "\(run.output)")
+        #expect(run.output.hasPrefix("listed\n"), "nothing is listed: \(run.output)")
+        #expect(run.output.contains("Read-only file system"), "\(run.output)")
+        #expect(run.output.hasSuffix("refused\n"), "\(run.output)")
+        #expect(try String(contentsOf: secret.appendingPathComponent("socket-or-anything"), encoding: .utf8) == "secret")
+        #expect(!FileManager.default.fileExists(atPath: secret.appendingPathComponent("new").path))
+    }
+
+    @Test(.enabled(if: isolated))
     func anAbortIsReportedAsSIGABRTThoughTheProgramIsInItsOwnPidNamespace() throws {
         // As the namespace's first process, abort() would end in SIGSEGV: the kernel drops
         // a signal an init sends itself. The init it forks runs it as its child instead.

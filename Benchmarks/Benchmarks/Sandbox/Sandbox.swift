@@ -9,7 +9,8 @@ import Foundation
 // Foundation, linking CAppexSystem as extensions do, so its init forks in a pid namespace)
 // started by ProcessLaunch as appexd starts an extension (from the launcher thread, dying
 // with its parent), once bare and once in an extension's sandbox: user, pid, mount and
-// network namespaces with appex-init, Landlock, seccomp and rlimits. Measured from spawn to
+// network namespaces with appex-init, a hidden runtime folder, Landlock, seccomp and
+// rlimits; and once more with the network entitlement (no network namespace). Measured from spawn to
 // the child's exit, with the time to its top-level code as a further metric. The cgroup
 // moves are left out: appexd makes them in the background, after the launch.
 
@@ -22,13 +23,16 @@ nonisolated(unsafe) var sandboxed: ProcessRestrictions?
 func extensionRestrictions(mayConnect: Bool) throws -> ProcessRestrictions {
     let folder = try TemporaryDirectory(prefix: "appex-bench-sandbox")
     let container = folder.url.appendingPathComponent("container")
+    let runtime = folder.url.appendingPathComponent("run") // as appexd's runtime folder, hidden
     try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
     let profile = SandboxProfile(
         executable: SandboxProfile.systemExecutable + [URL(fileURLWithPath: trivial).deletingLastPathComponent().path],
         readOnly: SandboxProfile.systemReadOnly + ["/sys/devices/system/cpu"],
         readWrite: SandboxProfile.systemReadWrite + [container.path],
         mayConnect: mayConnect,
-        processes: 256)
+        processes: 256,
+        hidden: [runtime.path])
     scratch = consume folder
     return try Sandbox().restrictions(for: profile)
 }

@@ -109,6 +109,11 @@ typedef struct {
     int ruleCount;
     /// Install the seccomp baseline (appex_sandbox.c lists what it refuses).
     int seccompBaseline;
+    /// With CLONE_NEWNS: folders covered with an empty, read-only tmpfs in the child's mount
+    /// namespace, so that nothing in them can be reached, by any call. A folder that doesn't
+    /// exist is skipped.
+    const char *const *hiddenPaths;
+    int hiddenCount;
 } appex_sandbox;
 
 /// The step of a spawn that failed, for the error message.
@@ -121,6 +126,7 @@ enum {
     APPEX_SPAWN_STEP_NAMESPACES = 5,
     APPEX_SPAWN_STEP_ID_MAPS = 6,
     APPEX_SPAWN_STEP_PROC = 7,
+    APPEX_SPAWN_STEP_HIDE = 8,
 };
 
 /// The Landlock ABI version the kernel offers, or -1 (errno ENOSYS or EOPNOTSUPP) if none.

@@ -106,6 +106,8 @@ final class FaultHandler: NSExtensionRequestHandling {
             result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
+        case "unix":
+            return connectUnix(parts[1])
         case "fork":
             return forkChildren(Int(parts[1]) ?? 0)
         case "group":
@@ -152,6 +154,22 @@ final class FaultHandler: NSExtensionRequestHandling {
         }
         guard let failure else { return "allowed" }
         return "refused: \(String(cString: strerror(failure))) after \(children.count)"
+    }
+
+    /// Connects a Unix stream socket to the socket file at `path`: "allowed" or "refused: " and why.
+    nonisolated private static func connectUnix(_ path: String) -> String {
+        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return "refused: \(String(cString: strerror(errno)))" }
+        defer { close(socket) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return result == 0 ? "allowed" : "refused: \(String(cString: strerror(errno)))"
     }
 
     /// Whether /proc/self/cgroup puts this process in a pids cgroup below the root.
