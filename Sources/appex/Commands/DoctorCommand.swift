@@ -110,7 +110,7 @@ enum DoctorChecks {
         } else {
             add("Sandbox", "strict mode", .ok, sandbox.isStrict
                 ? "APPEX_SANDBOX=strict: a launch fails if a layer is missing"
-                : "off: a missing layer is reported, not an error (APPEX_SANDBOX=strict makes it one)")
+                : "not strict: a missing layer is reported, not an error (APPEX_SANDBOX=strict makes it one)")
         }
         add("Sandbox", "extensions", .ok, "appexd launches every extension with the layers above: it runs and reads its bundle, its app's Frameworks and the system; writes only its container (with its tmp) and its entitled app groups' containers; connects over TCP only with com.apple.security.network.client")
         switch Cgroup.Parent.discover(.pids) {
