@@ -40,12 +40,7 @@ public enum ProcessMemory {
 
     /// Up to `limit` bytes of a /proc file, with one read; nil if it can't be read.
     private static func contents(of path: String, limit: Int) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: limit)
-        let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
+        guard let bytes = try? FileDescriptor.open(path).read(upTo: limit, at: 0), !bytes.isEmpty else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

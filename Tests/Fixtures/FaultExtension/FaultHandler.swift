@@ -1,4 +1,5 @@
 import AppexKit
+import AppexSystem
 import Foundation
 
 /// The principal class: serves each request as ``Fault/current`` says.
@@ -158,18 +159,12 @@ final class FaultHandler: NSExtensionRequestHandling {
 
     /// Connects a Unix stream socket to the socket file at `path`: "allowed" or "refused: " and why.
     nonisolated private static func connectUnix(_ path: String) -> String {
-        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return "refused: \(String(cString: strerror(errno)))" }
-        defer { close(socket) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+        do {
+            try UnixSocket.connect(to: path).close()
+            return "allowed"
+        } catch {
+            return "refused: \(String(cString: strerror(error.errno)))"
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return result == 0 ? "allowed" : "refused: \(String(cString: strerror(errno)))"
     }
 
     /// Whether /proc/self/cgroup puts this process in a pids cgroup below the root.
