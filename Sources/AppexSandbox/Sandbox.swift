@@ -83,7 +83,9 @@ public struct Sandbox: Sendable {
         }
         return [
             namespaces(.namespaces, kernel.isolationProblem, detail: "user, pid and mount; a /proc of its own"),
-            namespaces(.networkNamespace, kernel.networkIsolationProblem, detail: "no network without com.apple.security.network.client"),
+            namespaces(.networkNamespace, kernel.networkIsolationProblem, detail: sharesEmptyNetwork
+                ? "no network without com.apple.security.network.client; one empty namespace, shared"
+                : "no network without com.apple.security.network.client; one per process"),
             SandboxLayer(kind: .noNewPrivileges, state: .active(detail: "prctl(PR_SET_NO_NEW_PRIVS)")),
             SandboxLayer(kind: .resourceLimits, state: .active(detail: kernel.isolationProblem == nil
                 ? "open files, core dumps, processes (in its user namespace)" : "open files, core dumps")),
@@ -103,17 +105,34 @@ public struct Sandbox: Sendable {
     /// users, processes and mounts. A network namespace comes on top, unless it may connect.
     public static let isolation: ProcessRestrictions.Namespaces = [.user, .pid, .mount]
 
+    /// The empty network namespace that processes without the network share, made once per
+    /// process; nil where it can't be made.
+    private static let emptyNetwork = try? EmptyNetworkNamespace()
+
+    /// Whether a process with no network joins one empty network namespace, made once, rather
+    /// than making one of its own: where it can make its own user namespace inside it, and
+    /// where Landlock scopes abstract Unix sockets (ABI 6), the one way processes that share a
+    /// network namespace could still meet in it.
+    public var sharesEmptyNetwork: Bool {
+        kernel.isolationProblem == nil && kernel.networkIsolationProblem == nil && (kernel.landlockABI ?? 0) >= 6
+            && Self.emptyNetwork != nil
+    }
+
     /// The kernel's restrictions that carry out `profile` with the layers this kernel has.
     /// Throws in strict mode if any layer is missing.
     public func restrictions(for profile: SandboxProfile) throws(SandboxError) -> ProcessRestrictions {
         if isStrict, !missingLayers.isEmpty { throw .missingLayers(missingLayers) }
         var namespaces: ProcessRestrictions.Namespaces = []
+        var emptyNetwork: EmptyNetworkNamespace?
         if kernel.isolationProblem == nil { namespaces = Self.isolation }
-        if kernel.networkIsolationProblem == nil, !profile.mayConnect { namespaces.formUnion([.user, .network]) }
+        if kernel.networkIsolationProblem == nil, !profile.mayConnect {
+            if sharesEmptyNetwork { emptyNetwork = Self.emptyNetwork } else { namespaces.formUnion([.user, .network]) }
+        }
         var limits = [Int32(RLIMIT_NOFILE.rawValue): profile.openFiles, Int32(RLIMIT_CORE.rawValue): profile.coreDumps ? UInt64.max : 0]
         // In a user namespace of its own the kernel counts only the sandbox's processes.
         if let processes = profile.processes, namespaces.contains(.user) { limits[Int32(__RLIMIT_NPROC.rawValue)] = processes }
-        var restrictions = ProcessRestrictions(namespaces: namespaces, resourceLimits: limits, seccompBaseline: kernel.seccomp,
+        var restrictions = ProcessRestrictions(namespaces: namespaces, emptyNetwork: emptyNetwork, resourceLimits: limits,
+                                               seccompBaseline: kernel.seccomp,
                                                hiddenPaths: namespaces.contains(.mount) ? profile.hidden : [])
         if let abi = kernel.landlockABI, abi >= 1 {
             let known = LandlockRuleset.FilesystemAccess.known(by: abi)

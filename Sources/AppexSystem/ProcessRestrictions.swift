@@ -28,7 +28,7 @@ public struct ProcessRestrictions: Sendable, Hashable {
         /// error of the step that fails (such as "proc" where mounting a fresh /proc is refused).
         public func probe() -> Result<Void, SystemError> {
             var step: CInt = 0
-            guard appex_namespaces_probe(rawValue, &step) == 0 else {
+            guard appex_namespaces_probe(rawValue, -1, -1, &step) == 0 else {
                 return .failure(SystemError(ProcessRestrictions.stepName(step)))
             }
             return .success(())
@@ -37,6 +37,10 @@ public struct ProcessRestrictions: Sendable, Hashable {
 
     /// The namespaces to make the process in; empty for none.
     public var namespaces: Namespaces
+    /// A network namespace for the process to join, instead of making one of its own: it
+    /// joins it, then makes its ``namespaces`` (which must include ``Namespaces/user`` and
+    /// not ``Namespaces/network``) inside the user namespace that owns it.
+    public var emptyNetwork: EmptyNetworkNamespace?
     /// Resource limits, soft and hard alike, by `RLIMIT_*` number.
     public var resourceLimits: [Int32: UInt64]
     /// The Landlock ruleset, or nil for none.
@@ -49,9 +53,10 @@ public struct ProcessRestrictions: Sendable, Hashable {
     /// doesn't govern, such as connecting to a Unix socket by its path.
     public var hiddenPaths: [String]
 
-    public init(namespaces: Namespaces = [], resourceLimits: [Int32: UInt64] = [:], landlock: LandlockRuleset? = nil,
-                seccompBaseline: Bool = false, hiddenPaths: [String] = []) {
+    public init(namespaces: Namespaces = [], emptyNetwork: EmptyNetworkNamespace? = nil, resourceLimits: [Int32: UInt64] = [:],
+                landlock: LandlockRuleset? = nil, seccompBaseline: Bool = false, hiddenPaths: [String] = []) {
         self.namespaces = namespaces
+        self.emptyNetwork = emptyNetwork
         self.resourceLimits = resourceLimits
         self.landlock = landlock
         self.seccompBaseline = seccompBaseline
@@ -69,6 +74,7 @@ public struct ProcessRestrictions: Sendable, Hashable {
         var step: CInt = 0
         var restrictions = self
         restrictions.namespaces = []
+        restrictions.emptyNetwork = nil
         let result = restrictions.withC { sandbox in appex_sandbox_apply(&sandbox, &step) }
         guard result == 0 else { throw SystemError(Self.stepName(step)) }
     }
@@ -104,7 +110,10 @@ public struct ProcessRestrictions: Sendable, Hashable {
                                 scopes: CUnsignedLongLong(landlock?.scopes.rawValue ?? 0),
                                 rulePaths: paths.baseAddress, ruleAccess: access.baseAddress, ruleCount: CInt(rules.count),
                                 seccompBaseline: seccompBaseline ? 1 : 0,
-                                hiddenPaths: hidden.baseAddress, hiddenCount: CInt(hidden.count))
+                                hiddenPaths: hidden.baseAddress, hiddenCount: CInt(hidden.count),
+                                joinsNetwork: emptyNetwork == nil ? 0 : 1,
+                                joinedUserFD: emptyNetwork?.user.rawValue ?? -1,
+                                joinedNetworkFD: emptyNetwork?.network.rawValue ?? -1)
                             return body(&sandbox)
                         }
                     }
@@ -124,6 +133,7 @@ public struct ProcessRestrictions: Sendable, Hashable {
         case CInt(APPEX_SPAWN_STEP_ID_MAPS): "uid_map"
         case CInt(APPEX_SPAWN_STEP_PROC): "mount /proc"
         case CInt(APPEX_SPAWN_STEP_HIDE): "mount (hiding a folder)"
+        case CInt(APPEX_SPAWN_STEP_JOIN): "setns (the empty network namespace)"
         default: "spawn"
         }
     }

@@ -6,6 +6,7 @@
 // only async-signal-safe functions and raw system calls.
 #define _GNU_SOURCE
 #include "CAppexSystem.h"
+#include "children.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -224,50 +225,108 @@ int appex_sandbox_enter_namespaces(const appex_sandbox *sandbox, int *failedStep
     return 0;
 }
 
+void appex_report_failure(int errorPipe, int error, int step) {
+    int report[2] = { error, step };
+    while (write(errorPipe, report, sizeof(report)) < 0 && errno == EINTR) {}
+}
+
+void appex_sandbox_join_namespaces(const appex_sandbox *sandbox, int (*next)(void *), void *argument, void *stackTop,
+                                   int errorPipe, pid_t *started) {
+    int step = APPEX_SPAWN_STEP_JOIN;
+    if (setns(sandbox->joinedUserFD, CLONE_NEWUSER) < 0 || setns(sandbox->joinedNetworkFD, CLONE_NEWNET) < 0) goto fail;
+    step = APPEX_SPAWN_STEP_NAMESPACES;
+    if (sandbox->namespaces & CLONE_NEWNET) {
+        errno = EINVAL;
+        goto fail;
+    }
+    if (unshare(sandbox->namespaces) < 0) goto fail;
+    if (!(sandbox->namespaces & CLONE_NEWPID)) return;
+    // Its exit signal is this process's, SIGCHLD, which goes to the same parent.
+    pid_t pid = clone(next, stackTop, CLONE_VM | CLONE_VFORK | CLONE_PARENT, argument);
+    if (pid < 0) goto fail;
+    *started = pid;
+    _exit(0);
+fail:
+    appex_report_failure(errorPipe, errno, step);
+    _exit(127);
+}
+
+#define APPEX_CHILD_STACK_SIZE (64 * 1024)
+
+void *appex_child_stacks_make(void) {
+    void *stacks = mmap(NULL, 2 * APPEX_CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    return stacks == MAP_FAILED ? NULL : stacks;
+}
+
+void appex_child_stacks_free(void *stacks) { munmap(stacks, 2 * APPEX_CHILD_STACK_SIZE); }
+
+// The stacks grow down on every architecture Swift on Linux runs on.
+void *appex_child_stack_top(void *stacks) { return (char *)stacks + 2 * APPEX_CHILD_STACK_SIZE; }
+void *appex_grandchild_stack_top(void *stacks) { return (char *)stacks + APPEX_CHILD_STACK_SIZE; }
+
 struct appex_probe {
     appex_sandbox sandbox;
     int errorPipe;
+    void *stacks;
+    pid_t grandchild;
 };
 
-static int appex_probe_child(void *raw) {
+static int appex_probe_enter(void *raw) {
     const struct appex_probe *probe = raw;
     int step = APPEX_SPAWN_STEP_EXEC;
-    int report[2] = { 0, 0 };
-    if (appex_sandbox_enter_namespaces(&probe->sandbox, &step) < 0) {
-        report[0] = errno;
-        report[1] = step;
-    }
-    while (write(probe->errorPipe, report, sizeof(report)) < 0 && errno == EINTR) {}
+    int error = appex_sandbox_enter_namespaces(&probe->sandbox, &step) < 0 ? errno : 0;
+    appex_report_failure(probe->errorPipe, error, error ? step : 0);
     _exit(0);
 }
 
-int appex_namespaces_probe(int namespaces, int *failedStep) {
+static int appex_probe_child(void *raw) {
+    struct appex_probe *probe = raw;
+    if (probe->sandbox.joinsNetwork) {
+        appex_sandbox_join_namespaces(&probe->sandbox, appex_probe_enter, probe, appex_grandchild_stack_top(probe->stacks),
+                                      probe->errorPipe, &probe->grandchild);
+    }
+    return appex_probe_enter(raw);
+}
+
+pid_t appex_clone_sharing_memory(int (*child)(void *), void *argument, void *stackTop, int flags) {
+    // All signals, glibc's own (32, 33) included, which sigfillset and pthread_sigmask leave
+    // out: the raw system call, as posix_spawn's __libc_signal_block_all. 8 is the size of
+    // the kernel's sigset_t.
+    static const unsigned long all[1] = { ~0UL };
+    unsigned long previous[1] = { 0 };
+    syscall(SYS_rt_sigprocmask, SIG_BLOCK, all, previous, 8);
+    pid_t pid = clone(child, stackTop, CLONE_VM | CLONE_VFORK | SIGCHLD | flags, argument);
+    int error = errno;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, previous, NULL, 8);
+    errno = error;
+    return pid;
+}
+
+int appex_namespaces_probe(int namespaces, int joinedUserFD, int joinedNetworkFD, int *failedStep) {
     char userMap[64], groupMap[64];
     snprintf(userMap, sizeof(userMap), "%u %u 1\n", (unsigned)getuid(), (unsigned)getuid());
     snprintf(groupMap, sizeof(groupMap), "%u %u 1\n", (unsigned)getgid(), (unsigned)getgid());
     int pipes[2];
     if (pipe2(pipes, O_CLOEXEC) < 0) return -1;
-    struct appex_probe probe = { .errorPipe = pipes[1] };
+    struct appex_probe probe = { .errorPipe = pipes[1], .stacks = appex_child_stacks_make() };
     probe.sandbox.namespaces = namespaces;
     probe.sandbox.userMap = userMap;
     probe.sandbox.groupMap = groupMap;
-    enum { stackSize = 64 * 1024 };
-    void *stack = mmap(NULL, stackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (stack == MAP_FAILED) {
+    probe.sandbox.joinsNetwork = joinedUserFD >= 0 && joinedNetworkFD >= 0;
+    probe.sandbox.joinedUserFD = joinedUserFD;
+    probe.sandbox.joinedNetworkFD = joinedNetworkFD;
+    if (probe.stacks == NULL) {
         int error = errno;
         close(pipes[0]);
         close(pipes[1]);
         errno = error;
         return -1;
     }
-    // As appex_spawn does: no handler of this process's may run on the memory the child shares.
-    static const unsigned long all[1] = { ~0UL };
-    unsigned long previous[1] = { 0 };
-    syscall(SYS_rt_sigprocmask, SIG_BLOCK, all, previous, 8);
-    pid_t child = clone(appex_probe_child, (char *)stack + stackSize, CLONE_VM | CLONE_VFORK | SIGCHLD | namespaces, &probe);
+    pid_t child = appex_clone_sharing_memory(appex_probe_child, &probe, appex_child_stack_top(probe.stacks),
+                                             probe.sandbox.joinsNetwork ? 0 : namespaces);
     int error = errno;
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, previous, NULL, 8);
-    munmap(stack, stackSize);
+    appex_child_stacks_free(probe.stacks);
     close(pipes[1]);
     if (child < 0) {
         close(pipes[0]);
@@ -279,10 +338,60 @@ int appex_namespaces_probe(int namespaces, int *failedStep) {
     while (read(pipes[0], report, sizeof(report)) < 0 && errno == EINTR) {}
     close(pipes[0]);
     while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+    if (probe.grandchild > 0) {
+        while (waitpid(probe.grandchild, NULL, 0) < 0 && errno == EINTR) {}
+    }
     if (report[0] == 0) return 0;
     *failedStep = report[1];
     errno = report[0];
     return -1;
+}
+
+struct appex_empty_network {
+    const char *userMap;
+    const char *groupMap;
+    int userFD;
+    int networkFD;
+    int error;
+};
+
+static int appex_empty_network_child(void *raw) {
+    struct appex_empty_network *made = raw;
+    // Made with CLONE_FILES, so what this opens is the parent's.
+    if (appex_write_file("/proc/self/uid_map", made->userMap) < 0 || appex_write_file("/proc/self/setgroups", "deny") < 0
+        || appex_write_file("/proc/self/gid_map", made->groupMap) < 0
+        || (made->userFD = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC)) < 0
+        || (made->networkFD = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) < 0) {
+        made->error = errno;
+    }
+    _exit(0);
+}
+
+int appex_empty_network_make(int *userFD, int *networkFD) {
+    char userMap[64], groupMap[64];
+    snprintf(userMap, sizeof(userMap), "%u %u 1\n", (unsigned)getuid(), (unsigned)getuid());
+    snprintf(groupMap, sizeof(groupMap), "%u %u 1\n", (unsigned)getgid(), (unsigned)getgid());
+    struct appex_empty_network made = { .userMap = userMap, .groupMap = groupMap, .userFD = -1, .networkFD = -1, .error = 0 };
+    void *stacks = appex_child_stacks_make();
+    if (stacks == NULL) return -1;
+    pid_t child = appex_clone_sharing_memory(appex_empty_network_child, &made, appex_child_stack_top(stacks),
+                                             CLONE_FILES | CLONE_NEWUSER | CLONE_NEWNET);
+    int error = errno;
+    appex_child_stacks_free(stacks);
+    if (child < 0) {
+        errno = error;
+        return -1;
+    }
+    while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+    if (made.error != 0) {
+        if (made.userFD >= 0) close(made.userFD);
+        if (made.networkFD >= 0) close(made.networkFD);
+        errno = made.error;
+        return -1;
+    }
+    *userFD = made.userFD;
+    *networkFD = made.networkFD;
+    return 0;
 }
 
 int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep) {

@@ -1,6 +1,7 @@
 // CAppexSystem: see include/CAppexSystem.h. Each function is a thin, stateless wrapper.
 #define _GNU_SOURCE
 #include "CAppexSystem.h"
+#include "children.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -160,10 +161,9 @@ int appex_lock_byte(int fd, int64_t offset, int exclusive) {
 /// In the child, between fork and exec: only async-signal-safe calls from here on.
 ///
 /// `parentPidfd` is a pidfd for the parent when the child is in a pid namespace of its own,
-/// where getppid() answers 0, else -1. `namespaces` are those the child was cloned into.
+/// where getppid() answers 0, else -1. `namespaces` are those the child was made in.
 static void appex_child(const char *path, char *const argv[], char *const envp[],
                         const appex_spawn_options *options, pid_t parent, int parentPidfd, int namespaces, int errorPipe) {
-    int error = 0;
     int step = APPEX_SPAWN_STEP_EXEC;
     if (options->dieWithParent) {
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) goto fail;
@@ -240,14 +240,13 @@ static void appex_child(const char *path, char *const argv[], char *const envp[]
     if (options->sandbox && options->sandbox->seccompBaseline && appex_sandbox_apply_seccomp(&step) < 0) goto fail;
     execve(path, argv, envp);
 fail:
-    error = errno;
-    int report[2] = { error, step };
-    while (write(errorPipe, report, sizeof(report)) < 0 && errno == EINTR) {}
+    appex_report_failure(errorPipe, errno, step);
     _exit(127);
 }
 
 /// What `appex_spawn` hands its clone(CLONE_VM) child. The child reads these and writes
-/// nothing the parent reads but the error pipe.
+/// nothing the parent reads but the error pipe and, when it starts the program as a child of
+/// its own (a sandbox that joins a network), `program`.
 struct appex_spawn_arguments {
     const char *path;
     char *const *argv;
@@ -257,31 +256,41 @@ struct appex_spawn_arguments {
     int parentPidfd;
     int namespaces;
     int errorPipe;
+    void *stacks;
+    pid_t program;
 };
 
-static int appex_spawn_child(void *raw) {
+static int appex_spawn_program(void *raw) {
     const struct appex_spawn_arguments *arguments = raw;
     appex_child(arguments->path, arguments->argv, arguments->envp, arguments->options,
                 arguments->parent, arguments->parentPidfd, arguments->namespaces, arguments->errorPipe);
     return 127;
 }
 
-/// Stack for the child: enough for `appex_child` (one small array) and the libc calls it makes.
-#define APPEX_SPAWN_STACK_SIZE (64 * 1024)
+static int appex_spawn_child(void *raw) {
+    struct appex_spawn_arguments *arguments = raw;
+    const appex_sandbox *sandbox = arguments->options->sandbox;
+    if (sandbox && sandbox->joinsNetwork) {
+        appex_sandbox_join_namespaces(sandbox, appex_spawn_program, raw, appex_grandchild_stack_top(arguments->stacks),
+                                      arguments->errorPipe, &arguments->program);
+    }
+    return appex_spawn_program(raw);
+}
 
 /// Spawns as glibc's posix_spawn does: clone(CLONE_VM | CLONE_VFORK) on a stack of its own,
 /// so the kernel neither copies the daemon's page tables nor tears them down again at exec,
 /// and this thread waits until the child has exec'd or exited. The child shares the parent's
 /// memory (its errno included, which is this thread's) until then: it runs only
 /// `appex_child`, with every signal blocked until it has reset all dispositions, so no
-/// handler of the daemon's runs on the shared memory.
+/// handler of the daemon's runs on the shared memory. A sandbox that joins a network with a
+/// pid namespace of its own takes two such children: the first joins and unshares, and
+/// starts the program as the second, then exits (appex_sandbox_join_namespaces).
 pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
                   const appex_spawn_options *options, int *pidfd, int *failedStep) {
     int errorPipe[2];
     if (pipe2(errorPipe, O_CLOEXEC) < 0) return -1;
-    void *stack = mmap(NULL, APPEX_SPAWN_STACK_SIZE, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (stack == MAP_FAILED) {
+    void *stacks = appex_child_stacks_make();
+    if (stacks == NULL) {
         int error = errno;
         close(errorPipe[0]);
         close(errorPipe[1]);
@@ -289,12 +298,13 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
         return -1;
     }
     int namespaces = options->sandbox ? options->sandbox->namespaces : 0;
+    int joins = options->sandbox && options->sandbox->joinsNetwork;
     int parentPidfd = -1;
     if ((namespaces & CLONE_NEWPID) && options->dieWithParent) {
         parentPidfd = appex_pidfd_open(getpid());
         if (parentPidfd < 0) {
             int error = errno;
-            munmap(stack, APPEX_SPAWN_STACK_SIZE);
+            appex_child_stacks_free(stacks);
             close(errorPipe[0]);
             close(errorPipe[1]);
             errno = error;
@@ -304,19 +314,12 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
     struct appex_spawn_arguments arguments = {
         .path = path, .argv = argv, .envp = envp, .options = options,
         .parent = getpid(), .parentPidfd = parentPidfd, .namespaces = namespaces, .errorPipe = errorPipe[1],
+        .stacks = stacks, .program = 0,
     };
-    // All signals, glibc's own (32, 33) included, which sigfillset and pthread_sigmask leave
-    // out: the raw system call, as posix_spawn's __libc_signal_block_all. 8 is the size of
-    // the kernel's sigset_t.
-    static const unsigned long all[1] = { ~0UL };
-    unsigned long previous[1] = { 0 };
-    syscall(SYS_rt_sigprocmask, SIG_BLOCK, all, previous, 8);
-    // The stack grows down on every architecture Swift on Linux runs on.
-    pid_t child = clone(appex_spawn_child, (char *)stack + APPEX_SPAWN_STACK_SIZE,
-                        CLONE_VM | CLONE_VFORK | SIGCHLD | namespaces, &arguments);
+    pid_t child = appex_clone_sharing_memory(appex_spawn_child, &arguments, appex_child_stack_top(stacks),
+                                             joins ? 0 : namespaces);
     int cloneError = errno;
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, previous, NULL, 8);
-    munmap(stack, APPEX_SPAWN_STACK_SIZE);
+    appex_child_stacks_free(stacks);
     close(errorPipe[1]);
     if (parentPidfd >= 0) close(parentPidfd);
     if (child < 0) {
@@ -324,6 +327,12 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
         *failedStep = namespaces ? APPEX_SPAWN_STEP_NAMESPACES : APPEX_SPAWN_STEP_EXEC;
         errno = cloneError;
         return -1;
+    }
+    // The first child has exited, if it started the program as a second: reap it, and the
+    // program is the second.
+    if (arguments.program > 0) {
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+        child = arguments.program;
     }
     // The child has exec'd (the pipe's end closed with it) or written its errno and the
     // failed step, and exited.

@@ -54,6 +54,87 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: networkIsolated))
+    func processesWithoutTheNetworkShareOneEmptyNamespaceThatNoneCanChange() throws {
+        // 0x8914 is SIOCSIFFLAGS; 1 is IFF_UP.
+        let program = """
+            import fcntl, os, socket, struct
+            print("net", os.readlink("/proc/self/ns/net"))
+            try:
+                fcntl.ioctl(socket.socket(socket.AF_INET, socket.SOCK_DGRAM), 0x8914, struct.pack("16sH14x", b"lo", 1))
+                print("loopback up")
+            except OSError as error:
+                print("refused", error.errno)
+            """
+        let first = try runPython(program, profile: testProfile())
+        let second = try runPython(program, profile: testProfile())
+        #expect(first.status == .exited(0) && second.status == .exited(0), "\(first.output)\(second.output)")
+        func namespace(_ run: SandboxedRun) -> Substring? {
+            run.output.split(separator: "\n").first { $0.hasPrefix("net ") }?.dropFirst(4)
+        }
+        let host = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+        #expect(namespace(first) != nil && namespace(first) != Substring(host), "\(first.output)")
+        #expect((namespace(first) == namespace(second)) == Sandbox().sharesEmptyNetwork, "\(first.output)\(second.output)")
+        // It holds no capability over the namespace it shares: it can't bring the loopback up.
+        #expect(first.output.contains("refused \(EPERM)\n"), "\(first.output)")
+    }
+
+    @Test(.enabled(if: networkIsolated && (Sandbox.KernelSupport.current.landlockABI ?? 0) >= 6))
+    func aProcessCannotReachAnothersAbstractSocketInTheSharedNamespace() throws {
+        let name = "appex-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let (readyHere, readyThere) = try UnixSocket.pair()
+        let (holdHere, holdThere) = try UnixSocket.pair()
+        // It listens, connects to itself to show the name is reachable in its namespace, says
+        // it is ready, and waits until the test is done.
+        let listener = """
+            import os, socket
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind("\\0\(name)")
+            server.listen(4)
+            socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).connect("\\0\(name)")
+            server.accept()
+            print("itself connected")
+            os.write(3, b"r")
+            os.read(4, 1)
+            server.setblocking(False)
+            try:
+                server.accept()
+                print("another connected")
+            except BlockingIOError:
+                print("nobody else")
+            """
+        var other: SandboxedRun?
+        let run = try runSandboxed(["/usr/bin/python3", "-I", "-c", listener], profile: testProfile(),
+                                   descriptors: [(readyThere, 3), (holdThere, 4)]) { _ in
+            readyThere.close()
+            holdThere.close()
+            var ready: UInt8 = 0
+            guard Glibc.read(readyHere.rawValue, &ready, 1) == 1 else { return }
+            other = try? runPython("""
+                import socket
+                try:
+                    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).connect("\\0\(name)")
+                    print("connected")
+                except OSError as error:
+                    print("refused", error.errno)
+                """, profile: testProfile())
+            holdHere.close()
+        }
+        readyHere.close()
+        #expect(run.status == .exited(0), "\(run.output)")
+        #expect(run.output.contains("itself connected\n"), "\(run.output)")
+        #expect(run.output.contains("nobody else\n"), "\(run.output)")
+        #expect(other?.output == "refused \(EPERM)\n", "\(other?.output ?? "not run")")
+    }
+
+    @Test(.enabled(if: networkIsolated))
+    func aProgramThatCantStartInTheSharedNamespaceFailsTheSpawnWithItsReason() throws {
+        let launch = ProcessLaunch(executable: "/nonexistent/program")
+        let error = #expect(throws: SandboxError.self) { try Sandbox(isStrict: false).spawn(launch, profile: testProfile()) }
+        guard case .spawnFailed(let failure)? = error else { return }
+        #expect(failure.operation == "spawn" && failure.subject == "/nonexistent/program" && failure.errno == ENOENT, "\(failure)")
+    }
+
     /// A program that links CAppexSystem, as every extension does.
     static let extensionExecutable = SampleApps.products.appendingPathComponent("AppexFaultExtension").path
 

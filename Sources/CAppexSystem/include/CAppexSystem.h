@@ -114,6 +114,14 @@ typedef struct {
     /// exist is skipped.
     const char *const *hiddenPaths;
     int hiddenCount;
+    /// Whether the child joins a network namespace made beforehand (appex_empty_network_make)
+    /// instead of making one: it joins `joinedUserFD`, the user namespace that owns it, then
+    /// `joinedNetworkFD`, and makes its own `namespaces` (which may not name CLONE_NEWNET)
+    /// inside, with unshare. With CLONE_NEWPID, the process that execs is a second child, the
+    /// first process of the new pid namespace, whose parent is still the caller (CLONE_PARENT).
+    int joinsNetwork;
+    int joinedUserFD;
+    int joinedNetworkFD;
 } appex_sandbox;
 
 /// The step of a spawn that failed, for the error message.
@@ -127,6 +135,7 @@ enum {
     APPEX_SPAWN_STEP_ID_MAPS = 6,
     APPEX_SPAWN_STEP_PROC = 7,
     APPEX_SPAWN_STEP_HIDE = 8,
+    APPEX_SPAWN_STEP_JOIN = 9,
 };
 
 /// The Landlock ABI version the kernel offers, or -1 (errno ENOSYS or EOPNOTSUPP) if none.
@@ -137,8 +146,17 @@ int appex_seccomp_available(void);
 
 /// 0 if a child can be made in the namespaces `namespaces` (as appex_sandbox's field), with
 /// its id maps written and, for a new pid namespace, a fresh /proc mounted; else -1, with
-/// the errno and the step that failed. Makes and reaps one short-lived child.
-int appex_namespaces_probe(int namespaces, int *failedStep);
+/// the errno and the step that failed. With `joinedUserFD` and `joinedNetworkFD` (else -1),
+/// the child first joins them, as appex_sandbox's `joinsNetwork` asks. Makes and reaps one
+/// or two short-lived children.
+int appex_namespaces_probe(int namespaces, int joinedUserFD, int joinedNetworkFD, int *failedStep);
+
+/// Makes a network namespace with nothing in it but a loopback device that is down, owned by
+/// a user namespace of its own in which this process's uid and gid map to themselves, for
+/// sandboxed children to share (appex_sandbox's `joinsNetwork`). Sets `*userFD` and
+/// `*networkFD`, close-on-exec, which keep both namespaces alive until they are closed.
+/// Makes and reaps one short-lived child.
+int appex_empty_network_make(int *userFD, int *networkFD);
 
 /// Makes the calling process, just cloned into `sandbox`'s namespaces, at home in them:
 /// writes its id maps and mounts its /proc. For the spawned child.
