@@ -8,14 +8,25 @@ import Foundation
 // top-level code and to its `beginRequest` (stamped by the extension) as further metrics. appexd runs with
 // APPEX_IDLE_GRACE_MS=0 and each iteration first waits (unmeasured) until the last
 // iteration's process has exited, so every request starts a new one.
-// The same cold request with appexd's sandbox off (APPEX_SANDBOX=off) gives what the sandbox
-// adds to it. The baseline is posix_spawn + waitpid of a trivial Swift program that links Foundation,
+// What the sandbox adds to it: the same cold request to a second appexd with its sandbox off
+// (APPEX_SANDBOX=off), the two in turn in each iteration, with the ratio of each pair. The baseline is posix_spawn + waitpid of a trivial Swift program that links Foundation,
 // built with the static stdlib like the extension, which prints when its top-level code
 // started (so its "begin → main" is the spawn's).
 
 nonisolated(unsafe) var runtime: RuntimeHome?
 nonisolated(unsafe) var bench: NSExtension!
 nonisolated(unsafe) var trivial = ""
+nonisolated(unsafe) var unsandboxedRuntime: RuntimeHome?
+nonisolated(unsafe) var unsandboxedBench: NSExtension!
+
+extension BenchmarkMetric {
+    /// A cold request, request → outcome, to appexd as it runs, with the sandbox.
+    static let sandboxed = BenchmarkMetric.custom("sandboxed (µs)")
+    /// The same request in the same iteration to an appexd with the sandbox off.
+    static let unsandboxed = BenchmarkMetric.custom("sandbox off (µs)")
+    /// The first over the second, in percent: 130 is 1.3×.
+    static let sandboxCost = BenchmarkMetric.custom("sandboxed / off (%)")
+}
 
 /// One cold request whose extension does `content` (nil: answers at once; "conform": asks
 /// whether its attachment conforms to public.text first).
@@ -54,12 +65,37 @@ let benchmarks: @Sendable () -> Void = {
         await stopRuntime()
     }
 
-    Benchmark("Cold start without the sandbox (APPEX_SANDBOX=off): what the sandbox costs") { benchmark in
-        try await coldRequest(benchmark, content: nil)
+    Benchmark(
+        "Cold start, sandboxed and with the sandbox off (APPEX_SANDBOX=off) in turn: what the sandbox costs",
+        configuration: .init(metrics: [.sandboxed, .unsandboxed, .sandboxCost], timeUnits: .microseconds,
+                             units: [.sandboxed: .count, .unsandboxed: .count, .sandboxCost: .count], warmupIterations: 3,
+                             maxDuration: .seconds(40), maxIterations: 200)
+    ) { benchmark in
+        // Each iteration makes one cold request to each appexd, in turn, the first one
+        // alternating, so that the noise of a shared machine falls on both alike.
+        let first = benchmark.currentIteration % 2 == 0
+        var times: [Bool: Int] = [:]
+        for sandboxed in [first, !first] {
+            let (home, bench) = sandboxed ? (runtime!, bench!) : (unsandboxedRuntime!, unsandboxedBench!)
+            try await home.waitUntilNoExtensionProcess()
+            let start = ProcessProbe.now()
+            let reply = try BenchReply(try await bench.request(withInputItems: BenchItems.text(nil)))
+            let end = ProcessProbe.now()
+            guard reply.mainStarted > start else { throw BenchmarkFailure("process \(reply.pid) was already running: the start was not cold") }
+            times[sandboxed] = Int(end - start) / 1000
+        }
+        benchmark.measurement(.sandboxed, times[true]!)
+        benchmark.measurement(.unsandboxed, times[false]!)
+        benchmark.measurement(.sandboxCost, times[true]! * 100 / max(1, times[false]!))
     } setup: {
-        try await startRuntime(sandboxOff: true)
+        try await startRuntime()
+        unsandboxedRuntime = try RuntimeHome(idleGraceMilliseconds: 0, sandboxOff: true)
+        unsandboxedBench = try await unsandboxedRuntime!.benchExtension()
     } teardown: {
         await stopRuntime()
+        unsandboxedBench = nil
+        await unsandboxedRuntime?.stop()
+        unsandboxedRuntime = nil
     }
 
     Benchmark("Cold start, the extension checks its attachment's type (loads the UTType table)") { benchmark in
