@@ -7,8 +7,8 @@ import Foundation
 import Synchronization
 
 /// The extension's control channel (its descriptor 3): its greeting and check-in, the
-/// failure it reports when it can't start, its requests to open URLs, and its questions
-/// for its app groups' containers.
+/// failure it reports when it can't start, its requests to open URLs, its questions for its
+/// app groups' containers, and its requests for files the user picks.
 extension Supervisor {
     func handleControl(_ incoming: IncomingMessage, session: UInt64) {
         switch incoming.message {
@@ -35,6 +35,8 @@ extension Supervisor {
             guard let record = state.withLock({ $0.processes[session] }) else { return }
             let asker = GroupContainers.Asker(identifier: record.installed.identifier, entitlements: record.installed.entitlements)
             try? record.control.send(.groupContainerResult(GroupContainers.answer(query, from: .success(asker), home: configuration.home)))
+        case .pickFiles(let request):
+            pickFiles(request, session: session)
         default:
             kill(session: session) {
                 Interruption(kind: .protocolError, message: "\($0.label) sent \(incoming.message.name) on its daemon channel, which never carries it")

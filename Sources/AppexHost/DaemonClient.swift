@@ -23,6 +23,7 @@ public final class DaemonClient: Sendable {
     private struct Handlers {
         let interruption: @Sendable (RequestInterrupted) -> Void
         let sessionIdle: @Sendable (UInt64) -> Void
+        let pickFiles: @Sendable (PickFiles) -> Void
         let closed: @Sendable (ConnectionClosure) -> Void
     }
 
@@ -135,12 +136,13 @@ public final class DaemonClient: Sendable {
     // MARK: Events
 
     /// Sets what to do with the daemon's events: interruptions, its requests to close idle
-    /// sessions, and its going away (at once, if it has gone already). One owner, the
-    /// request broker, sets them, once.
+    /// sessions, an extension's request for files the user picks, and its going away (at
+    /// once, if it has gone already). One owner, the request broker, sets them, once.
     func setHandlers(interruption: @escaping @Sendable (RequestInterrupted) -> Void,
                      sessionIdle: @escaping @Sendable (UInt64) -> Void,
+                     pickFiles: @escaping @Sendable (PickFiles) -> Void,
                      closed: @escaping @Sendable (ConnectionClosure) -> Void) {
-        handlers.withLock { $0 = Handlers(interruption: interruption, sessionIdle: sessionIdle, closed: closed) }
+        handlers.withLock { $0 = Handlers(interruption: interruption, sessionIdle: sessionIdle, pickFiles: pickFiles, closed: closed) }
         if let closure = connection.closure { closed(closure) }
     }
 
@@ -150,6 +152,12 @@ public final class DaemonClient: Sendable {
             handlers.withLock { $0 }?.interruption(interrupted)
         case .sessionIdle(let idle):
             handlers.withLock { $0 }?.sessionIdle(idle.sessionID)
+        case .pickFiles(let asked):
+            if let handlers = handlers.withLock({ $0 }) {
+                handlers.pickFiles(asked)
+            } else {
+                try? connection.send(.pickedFiles(PickedFiles(call: asked.call, reason: "this host runs no request")))
+            }
         default:
             break
         }

@@ -31,6 +31,7 @@ public final class NSExtension: Sendable {
         var completion: (@Sendable (UUID, [NSExtensionItem]) -> Void)?
         var cancellation: (@Sendable (UUID, any Error) -> Void)?
         var interruption: (@Sendable (UUID) -> Void)?
+        var filePicker: FilePicker?
         var interruptions: [UUID: ExtensionInterruption] = [:]
     }
 
@@ -96,6 +97,19 @@ public final class NSExtension: Sendable {
         set { blocks.withLock { $0.interruption = newValue } }
     }
 
+    /// Shows the user a file picker for request `UUID`, as ``FilePickerRequest`` describes,
+    /// and returns the files they picked, or nil if they cancelled.
+    public typealias FilePicker = @Sendable (UUID, FilePickerRequest) async -> [URL]?
+
+    /// Runs when the extension, entitled to `com.apple.security.files.user-selected.read-only`,
+    /// asks for files the user picks: the host's part of what Powerbox does on Apple's
+    /// systems. The host opens what it returns read-only, and the extension gets the
+    /// descriptors, not the paths. Without it, the extension is told this host offers no picker.
+    public var userFilePickerBlock: FilePicker? {
+        get { blocks.withLock { $0.filePicker } }
+        set { blocks.withLock { $0.filePicker = newValue } }
+    }
+
     /// Sets ``requestCompletionBlock``, as Objective-C code spells it.
     public func setRequestCompletionBlock(_ block: (@Sendable (UUID, [NSExtensionItem]) -> Void)?) { requestCompletionBlock = block }
     /// Sets ``requestCancellationBlock``.
@@ -121,7 +135,9 @@ public final class NSExtension: Sendable {
     /// the request blocks.
     public func beginExtensionRequest(withInputItems items: [NSExtensionItem]) async throws(ErrorInfo) -> UUID {
         let broker = try await RequestBroker.shared(home: home)
-        return try await broker.begin(identifier, items: items) { [self] requestID, outcome in deliverToBlocks(requestID, outcome) }
+        return try await broker.begin(identifier, items: items, filePicker: filePicker) { [self] requestID, outcome in
+            deliverToBlocks(requestID, outcome)
+        }
     }
 
     /// Cancels request `identifier`: its cancellation block runs with `NSUserCancelledError`,
@@ -145,7 +161,9 @@ public final class NSExtension: Sendable {
         let outcome = OutcomeBox()
         let result: Result<ExtensionRequestOutcome, ErrorInfo> = await withTaskCancellationHandler {
             do throws(ErrorInfo) {
-                _ = try await broker.begin(identifier, items: items, requestID: requestID) { _, result in outcome.set(result) }
+                _ = try await broker.begin(identifier, items: items, requestID: requestID, filePicker: filePicker) { _, result in
+                    outcome.set(result)
+                }
             } catch {
                 return .failure(error)
             }
@@ -157,6 +175,11 @@ public final class NSExtension: Sendable {
             broker.cancel(requestID)
         }
         return try result.get()
+    }
+
+    /// Looks up ``userFilePickerBlock`` when an extension asks, so one set after the request began counts.
+    private var filePicker: RequestBroker.FilePicker {
+        { [self] in userFilePickerBlock }
     }
 
     private func deliverToBlocks(_ requestID: UUID, _ outcome: ExtensionRequestOutcome) {

@@ -21,12 +21,15 @@ import Synchronization
 /// so a request and appexd's ending of the process never cross (docs/runtime.md).
 final class RequestBroker: Sendable {
     typealias Deliver = @Sendable (UUID, ExtensionRequestOutcome) -> Void
+    /// The host's file picker for a request, looked up when the extension asks: nil if it has none.
+    typealias FilePicker = @Sendable () -> NSExtension.FilePicker?
 
     private struct Request {
         var lifecycle = RequestLifecycle()
         let extensionIdentifier: String
         var pid: Int32 = -1
         let deliver: Deliver
+        var filePicker: FilePicker = { nil }
     }
 
     private struct State {
@@ -67,6 +70,8 @@ final class RequestBroker: Sendable {
             connected?.interrupted(interrupted)
         } sessionIdle: { [weak connected] session in
             connected?.sessionIdle(session)
+        } pickFiles: { [weak connected] asked in
+            connected?.pickFiles(asked)
         } closed: { [weak connected] closure in
             connected?.daemonClosed(closure)
         }
@@ -89,12 +94,13 @@ final class RequestBroker: Sendable {
 
     /// Starts a request to `extensionIdentifier` with `items`. `deliver` gets its outcome,
     /// once, on a background thread. Throws if appexd refuses to start it.
-    func begin(_ extensionIdentifier: String, items: [NSExtensionItem], requestID: UUID = UUID(), deliver: @escaping Deliver) async throws(ErrorInfo) -> UUID {
-        if let session = beginOnLiveSession(extensionIdentifier, requestID: requestID, deliver: deliver) {
+    func begin(_ extensionIdentifier: String, items: [NSExtensionItem], requestID: UUID = UUID(), filePicker: @escaping FilePicker = { nil },
+               deliver: @escaping Deliver) async throws(ErrorInfo) -> UUID {
+        if let session = beginOnLiveSession(extensionIdentifier, requestID: requestID, filePicker: filePicker, deliver: deliver) {
             send(requestID, items: items, on: session)
             return requestID
         }
-        state.withLock { $0.requests[requestID] = Request(extensionIdentifier: extensionIdentifier, deliver: deliver) }
+        state.withLock { $0.requests[requestID] = Request(extensionIdentifier: extensionIdentifier, deliver: deliver, filePicker: filePicker) }
         let started: RequestStarted
         let socket: FileDescriptor?
         do throws(ErrorInfo) {
@@ -141,13 +147,14 @@ final class RequestBroker: Sendable {
     /// that takes requests and appexd speaks `RequestBegun`; returns the session. The
     /// request is recorded on the session before appexd hears of it, so that however the
     /// process ends, appexd's report, which names the session, reaches the request.
-    private func beginOnLiveSession(_ extensionIdentifier: String, requestID: UUID, deliver: @escaping Deliver) -> HostSession? {
+    private func beginOnLiveSession(_ extensionIdentifier: String, requestID: UUID, filePicker: @escaping FilePicker,
+                                    deliver: @escaping Deliver) -> HostSession? {
         guard daemon.version >= WireVersion.directRequests else { return nil }
         let session = state.withLock { state -> HostSession? in
             guard let session = state.sessions.values.first(where: { $0.runs(extensionIdentifier) && !state.retired.contains($0.id) }) else {
                 return nil
             }
-            var request = Request(extensionIdentifier: extensionIdentifier, pid: session.pid, deliver: deliver)
+            var request = Request(extensionIdentifier: extensionIdentifier, pid: session.pid, deliver: deliver, filePicker: filePicker)
             _ = request.lifecycle.started(session: session.id)
             state.requests[requestID] = request
             return session
@@ -247,6 +254,33 @@ final class RequestBroker: Sendable {
     /// appexd asks this host to close `session`, idle for its grace period. A request sent
     /// on it meanwhile keeps it open: that request's `RequestBegun`, on its way to appexd,
     /// makes the process busy again.
+    /// Shows the user the picker of the request the extension names, and answers appexd with
+    /// the files picked, opened read-only, or why there are none.
+    private func pickFiles(_ asked: PickFiles) {
+        let lookUp = state.withLock { $0.requests[asked.requestID]?.filePicker }
+        let daemon = self.daemon
+        Task {
+            let answer: PickedFiles
+            var descriptors: [FileDescriptor] = []
+            let request = FilePickerRequest(asked)
+            if lookUp == nil {
+                answer = PickedFiles(call: asked.call, reason: "request \(asked.requestID) is not running in this host")
+            } else if let picker = lookUp?() {
+                if let urls = await picker(asked.requestID, request) {
+                    let handover = PickedFileHandover(urls, for: request)
+                    answer = handover.answer(asked.call)
+                    descriptors = handover.descriptors
+                } else {
+                    answer = PickedFiles(call: asked.call)
+                }
+            } else {
+                answer = PickedFiles(call: asked.call, reason: "this host offers no file picker: its NSExtension has no userFilePickerBlock")
+            }
+            try? daemon.connection.send(.pickedFiles(answer), descriptors: descriptors)
+            descriptors.forEach { $0.close() }
+        }
+    }
+
     private func sessionIdle(_ session: UInt64) {
         let idle = state.withLock { state -> HostSession? in
             guard let open = state.sessions[session],

@@ -16,7 +16,7 @@ public final class NSExtensionContext: Sendable {
     /// crosses until the extension asks for a type.
     public let inputItems: [NSExtensionItem]
 
-    private let runtime: ExtensionRuntime
+    let runtime: ExtensionRuntime
     private let answered = Atomic(false)
 
     init(requestIdentifier: UUID, inputItems: [NSExtensionItem], runtime: ExtensionRuntime) {

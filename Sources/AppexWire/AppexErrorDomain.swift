@@ -3,7 +3,8 @@ public enum AppexErrorDomain {
     /// Failures of the runtime: no such extension, launch failures, a daemon that can't be reached.
     /// Codes: 1 not installed, 2 registry unreadable, 3 launch failed, 4 disabled,
     /// 5 point not hosted, 6 daemon unreachable, 7 protocol error, 8 refused peer,
-    /// 9 an item that can't cross between processes, 10 a request the host cancelled.
+    /// 9 an item that can't cross between processes, 10 a request the host cancelled,
+    /// 11 no files the user picks (not entitled, or no picker in the host).
     public static let runtime = "AppexRuntimeErrorDomain"
 
     /// An error in ``runtime`` with `code`, saying what went wrong and what to do.

@@ -29,6 +29,8 @@ public enum WireMessage: Sendable, Hashable {
     case openURLResult(OpenURLResult)
     case groupContainer(GroupContainer)
     case groupContainerResult(GroupContainerResult)
+    case pickFiles(PickFiles)
+    case pickedFiles(PickedFiles)
     // Host and extension, on their session
     case extensionRequest(RequestItems)
     case loadRequest(LoadRequest)
@@ -63,6 +65,8 @@ public enum WireMessage: Sendable, Hashable {
         case .openURLResult: 32
         case .groupContainer: 33
         case .groupContainerResult: 34
+        case .pickFiles: 35
+        case .pickedFiles: 36
         case .extensionRequest: 40
         case .loadRequest: 41
         case .loadResult: 42
@@ -98,6 +102,8 @@ public enum WireMessage: Sendable, Hashable {
         case .openURLResult: "OpenURLResult"
         case .groupContainer: "GroupContainer"
         case .groupContainerResult: "GroupContainerResult"
+        case .pickFiles: "PickFiles"
+        case .pickedFiles: "PickedFiles"
         case .extensionRequest: "ExtensionRequest"
         case .loadRequest: "LoadRequest"
         case .loadResult: "LoadResult"
@@ -129,6 +135,8 @@ public enum WireMessage: Sendable, Hashable {
         case .openURLResult(let m): m.encoded()
         case .groupContainer(let m): m.encoded()
         case .groupContainerResult(let m): m.encoded()
+        case .pickFiles(let m): m.encoded()
+        case .pickedFiles(let m): m.encoded()
         case .extensionRequest(let m), .completeRequest(let m): m.encoded()
         case .loadRequest(let m): m.encoded()
         case .loadResult(let m): m.encoded()
@@ -176,6 +184,8 @@ public enum WireMessage: Sendable, Hashable {
         case 32: self = .openURLResult(try OpenURLResult(decoding: p))
         case 33: self = .groupContainer(try GroupContainer(decoding: p))
         case 34: self = .groupContainerResult(try GroupContainerResult(decoding: p))
+        case 35: self = .pickFiles(try PickFiles(decoding: p))
+        case 36: self = .pickedFiles(try PickedFiles(decoding: p))
         case 40: self = .extensionRequest(try RequestItems(decoding: p))
         case 41: self = .loadRequest(try LoadRequest(decoding: p))
         case 42: self = .loadResult(try LoadResult(decoding: p))
@@ -189,8 +199,8 @@ public enum WireMessage: Sendable, Hashable {
 
 extension WireMessage {
     /// For an answer to a call, the call's number: a `Failure`, `Pong`, `QueryResult`,
-    /// `RequestStarted`, `ProcessList`, `OpenURLResult` or `GroupContainerResult`. Nil for
-    /// every other message.
+    /// `RequestStarted`, `ProcessList`, `OpenURLResult`, `GroupContainerResult` or
+    /// `PickedFiles`. Nil for every other message.
     public var callNumber: UInt64? {
         switch self {
         case .failure(let m): m.call == 0 ? nil : m.call
@@ -200,6 +210,7 @@ extension WireMessage {
         case .processList(let m): m.call
         case .openURLResult(let m): m.call
         case .groupContainerResult(let m): m.call
+        case .pickedFiles(let m): m.call
         default: nil
         }
     }

@@ -38,8 +38,8 @@ import Testing
             }
         }
         #expect(defined == Set(WireSamples.all.map(\.type)))
-        #expect(defined.count == 29)
-        #expect(Set(WireSamples.all.map(\.name)).count == 29, "each type number has its own name")
+        #expect(defined.count == 31)
+        #expect(Set(WireSamples.all.map(\.name)).count == 31, "each type number has its own name")
     }
 
     @Test(arguments: WireSamples.payloads)
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func answersCarryTheirCallNumberAndNothingElseDoes() {
-        let answers: Set<String> = ["Failure", "Pong", "QueryResult", "RequestStarted", "ProcessList", "OpenURLResult", "GroupContainerResult"]
+        let answers: Set<String> = ["Failure", "Pong", "QueryResult", "RequestStarted", "ProcessList", "OpenURLResult", "GroupContainerResult", "PickedFiles"]
         for message in WireSamples.all {
             var isAnswer = answers.contains(message.name)
             if case .failure(let failure) = message { isAnswer = failure.call != 0 }

@@ -141,10 +141,12 @@ public enum WireVersion {
     /// The lowest version accepted.
     public static let minimum: UInt32 = 1
     /// The version spoken by default.
-    public static let current: UInt32 = 3
+    public static let current: UInt32 = 4
     /// The first version with requests sent straight on a live session (`RequestBegun`)
     /// and cooperative idle ends (`SessionIdle`).
     public static let directRequests: UInt32 = 2
     /// The first version with app group containers (`GroupContainer`).
     public static let groupContainers: UInt32 = 3
+    /// The first version with files the user picks for an extension (`PickFiles`).
+    public static let filePicking: UInt32 = 4
 }

@@ -20,6 +20,16 @@ final class FaultWorld: Sendable {
         var principalClass = "AppexFaultExtension.FaultHandler"
         /// The app groups its entitlements name.
         var groups: [String] = []
+        /// Whether its entitlements let it ask for files the user picks.
+        var picksFiles = false
+
+        /// Its Entitlements.plist, or nil for none.
+        var entitlements: [String: PropertyListValue]? {
+            var entries: [String: PropertyListValue] = [:]
+            if !groups.isEmpty { entries[Entitlements.Key.applicationGroups] = .array(groups.map(PropertyListValue.string)) }
+            if picksFiles { entries[Entitlements.Key.userSelectedFilesReadOnly] = .boolean(true) }
+            return entries.isEmpty ? nil : entries
+        }
     }
 
     let test: TestHome
@@ -108,7 +118,7 @@ final class FaultWorld: Sendable {
             app.addExtension(
                 plugin.fault.prefix(1).uppercased() + plugin.fault.dropFirst(), identifier: Self.identifier(plugin.fault), point: Self.point,
                 attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"],
-                entitlements: plugin.groups.isEmpty ? nil : ["com.apple.security.application-groups": .array(plugin.groups.map(PropertyListValue.string))],
+                entitlements: plugin.entitlements,
                 executable: Self.faultExecutable)
             let index = app.plugIns.count - 1
             guard case .dictionary(var manifest)? = app.plugIns[index].info["NSExtension"] else { continue }

@@ -47,7 +47,9 @@ enum Fault: String {
     /// (attach), `connect PORT` (TCP to 127.0.0.1), `unix PATH` (a Unix socket by its path), `fork COUNT` (children that wait,
     /// once appexd has moved it into its pids cgroup; a refusal says after how many) and
     /// `group ID` (ask for the group's container, and write `from-extension.txt` in it, in a
-    /// coordinated write).
+    /// coordinated write) and `pick TYPE PATH` (ask the user for a file of TYPE, `any` for
+    /// any; then read it, write through its descriptor, and open PATH, the picked file's own
+    /// path: "picked NAME: CONTENT; write: …; path: …", "cancelled", or "refused: " and why).
     case attempts
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.

@@ -75,7 +75,10 @@ final class FaultHandler: NSExtensionRequestHandling {
             Task {
                 let provider = context.inputItems.first?.attachments?.first ?? NSItemProvider()
                 let list = (try? await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)) ?? Data()
-                let results = String(decoding: list, as: UTF8.self).split(separator: "\n").map { Self.attempt(String($0)) }
+                var results: [String] = []
+                for line in String(decoding: list, as: UTF8.self).split(separator: "\n").map(String.init) {
+                    results.append(line.hasPrefix("pick ") ? await Self.pick(line, in: context) : Self.attempt(line))
+                }
                 let item = NSExtensionItem()
                 item.attributedContentText = NSAttributedString(string: results.joined(separator: "\n"))
                 await context.completeRequest(returningItems: [item])
@@ -126,6 +129,38 @@ final class FaultHandler: NSExtensionRequestHandling {
             return "unknown attempt \(line)"
         }
         return result >= 0 ? "allowed" : "refused: \(String(cString: strerror(errno)))"
+    }
+
+    /// Tries `pick TYPE PATH` of ``Fault/attempts``.
+    private static func pick(_ line: String, in context: NSExtensionContext) async -> String {
+        let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+        guard parts.count == 3 else { return "unknown attempt \(line)" }
+        let types = parts[1] == "any" ? [] : [UTType(importedAs: parts[1])]
+        let providers: [NSItemProvider]
+        do {
+            providers = try await context.pickFiles(message: "Pick a file for the fault extension", allowedContentTypes: types)
+        } catch let error as CocoaError where error.code == .userCancelled {
+            return "cancelled"
+        } catch {
+            return "refused: \(error.localizedDescription)"
+        }
+        guard let provider = providers.first, let type = provider.registeredTypeIdentifiers.first else { return "refused: no provider" }
+        let read: String = await withCheckedContinuation { continuation in
+            provider.loadFileRepresentation(forTypeIdentifier: type) { url, error in
+                guard let url else { return continuation.resume(returning: "no file: \(String(describing: error))") }
+                let content = (try? String(contentsOf: url, encoding: .utf8)) ?? "unreadable"
+                continuation.resume(returning: "picked \(provider.suggestedName ?? "?"): \(content)")
+            }
+        }
+        // The descriptors this process holds of the picked file, found by where they lead.
+        let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap(Int32.init).filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == parts[2]
+        }
+        let written = descriptors.isEmpty ? "no descriptor" : descriptors.map { descriptor in
+            Glibc.write(descriptor, "x", 1) >= 0 ? "allowed" : "refused: \(String(cString: strerror(errno)))"
+        }.joined(separator: ", ")
+        withExtendedLifetime(providers) {}
+        return "\(read); write: \(written); path: \(attempt("read \(parts[2])"))"
     }
 
     /// Forks `count` children that wait to be killed, once appexd has moved this process into
