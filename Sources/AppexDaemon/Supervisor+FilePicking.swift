@@ -25,9 +25,12 @@ extension Supervisor {
         guard record.requests[request.requestID] != nil else {
             return refuse("request \(request.requestID) is not running in \(record.installed.identifier)")
         }
-        let host = state.withLock { $0.clients[record.hostID] }
-        guard let host, host.version >= WireVersion.filePicking else {
-            return refuse("the host of request \(request.requestID) offers no file picker (it speaks protocol version \(host?.version ?? 0))")
+        guard let host = state.withLock({ $0.clients[record.hostID] }) else {
+            return refuse("the host of request \(request.requestID) has gone")
+        }
+        guard host.version >= WireVersion.filePicking else {
+            return refuse("the host of request \(request.requestID) offers no file picker: it speaks protocol version \(host.version), "
+                + "and file picking needs \(WireVersion.filePicking)")
         }
         var asked = request
         asked.extensionIdentifier = record.installed.identifier

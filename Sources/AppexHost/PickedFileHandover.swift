@@ -13,12 +13,16 @@ struct PickedFileHandover {
     var dropped: [String] = []
 
     /// Opens each of `urls` that is a regular file of an allowed type; at most one unless
-    /// `request` allows several.
+    /// `request` allows several, and at most as many as one frame carries.
     init(_ urls: [URL], for request: FilePickerRequest) {
         let allowed = request.allowedContentTypes.compactMap { UTType($0) }
         for url in urls {
             if !request.allowsMultipleSelection, !files.isEmpty {
                 dropped.append("\(url.path): the extension asked for one file")
+                continue
+            }
+            if files.count == Frame.maximumDescriptors {
+                dropped.append("\(url.path): one answer carries at most \(Frame.maximumDescriptors) files")
                 continue
             }
             let type = UTType(filenameExtension: url.pathExtension) ?? .data
