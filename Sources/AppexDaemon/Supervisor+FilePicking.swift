@@ -71,8 +71,7 @@ extension Supervisor {
                 problems.append("\(file.filename) names descriptor slot \(file.slot), but the answer carried \(answer.descriptors.count)")
                 continue
             }
-            var status = stat()
-            guard fstat(sent.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            guard (try? sent.isRegularFile()) == true else {
                 problems.append("\(file.filename) is not a regular file")
                 continue
             }

@@ -32,8 +32,7 @@ struct PickedFileHandover {
             }
             do {
                 let file = try FileDescriptor.open(url.path, flags: O_RDONLY | O_NOCTTY | O_NONBLOCK)
-                var status = stat()
-                guard fstat(file.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                guard try file.isRegularFile() else {
                     file.close()
                     dropped.append("\(url.path) is not a regular file")
                     continue

@@ -21,10 +21,20 @@ extension FileDescriptor {
 
     /// Whether the descriptor is a directory, from fstat.
     public func isDirectory() throws(SystemError) -> Bool {
+        try fileType() == S_IFDIR
+    }
+
+    /// Whether the descriptor is a regular file, from fstat: not a folder, device, pipe or socket.
+    public func isRegularFile() throws(SystemError) -> Bool {
+        try fileType() == S_IFREG
+    }
+
+    /// The S_IFMT bits of the descriptor's mode.
+    private func fileType() throws(SystemError) -> mode_t {
         var status = stat()
         let raw = rawValue
         _ = try retrying("fstat") { fstat(raw, &status) }
-        return status.st_mode & S_IFMT == S_IFDIR
+        return status.st_mode & S_IFMT
     }
 
     /// Copies the whole file, from its start, into a new file at `path`, inside the kernel.
