@@ -260,25 +260,23 @@ final class RequestBroker: Sendable {
         let lookUp = state.withLock { $0.requests[asked.requestID]?.filePicker }
         let daemon = self.daemon
         Task {
-            let answer: PickedFiles
-            var descriptors: [FileDescriptor] = []
-            let request = FilePickerRequest(asked)
-            if lookUp == nil {
-                answer = PickedFiles(call: asked.call, reason: "request \(asked.requestID) is not running in this host")
-            } else if let picker = lookUp?() {
-                if let urls = await picker(asked.requestID, request) {
-                    let handover = PickedFileHandover(urls, for: request)
-                    answer = handover.answer(asked.call)
-                    descriptors = handover.descriptors
-                } else {
-                    answer = PickedFiles(call: asked.call)
-                }
-            } else {
-                answer = PickedFiles(call: asked.call, reason: "this host offers no file picker: its NSExtension has no userFilePickerBlock")
-            }
+            let (answer, descriptors) = await Self.answer(asked, picker: lookUp)
             try? daemon.connection.send(.pickedFiles(answer), descriptors: descriptors)
             descriptors.forEach { $0.close() }
         }
+    }
+
+    /// The answer to `asked` from the request's picker, if the request runs here and its
+    /// host has one, with the descriptors it carries.
+    private static func answer(_ asked: PickFiles, picker lookUp: FilePicker?) async -> (PickedFiles, [FileDescriptor]) {
+        guard let lookUp else { return (PickedFiles(call: asked.call, reason: "request \(asked.requestID) is not running in this host"), []) }
+        guard let picker = lookUp() else {
+            return (PickedFiles(call: asked.call, reason: "this host offers no file picker: its NSExtension has no userFilePickerBlock"), [])
+        }
+        let request = FilePickerRequest(asked)
+        guard let urls = await picker(asked.requestID, request) else { return (PickedFiles(call: asked.call), []) }
+        let handover = PickedFileHandover(urls, for: request)
+        return (handover.answer(asked.call), handover.descriptors)
     }
 
     private func sessionIdle(_ session: UInt64) {
