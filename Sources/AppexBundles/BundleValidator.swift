@@ -9,7 +9,8 @@ public import Foundation
 /// for problem in inspection.diagnostics { print(problem) }
 /// ```
 public struct BundleValidator: Sendable {
-    /// The points extensions may name.
+    /// The points extensions may name: the system's, and those installed apps declare. An
+    /// app's own declarations are added when it is validated.
     public var points: ExtensionPointCatalog
     /// The uniform types that activation rules are checked against.
     public var types: UTTypeGraph
@@ -45,6 +46,9 @@ public struct BundleValidator: Sendable {
                 "\(issue.declaration.identifier): \(issue.reason)"
             ))
         }
+        diagnostics += checkDeclaredPoints(of: app)
+        // A reinstall's declarations replace the ones the installed version made.
+        let points = points.removingDeclarations(of: app.info.identifier).adding(app.info.declaredPoints)
         var seen: [String: String] = [:]
         for plugIn in app.extensions {
             let display = appName + "/" + BundleLayout.plugIns + "/" + plugIn.url.lastPathComponent
@@ -71,7 +75,7 @@ public struct BundleValidator: Sendable {
                     "is \(version), but the containing app's is \(appVersion)", hint: "ship an extension with its app's version"
                 ))
             }
-            diagnostics += check(plugIn.manifest, file: infoFile, types: types)
+            diagnostics += check(plugIn.manifest, file: infoFile, types: types, points: points, app: app.info.identifier)
             if !plugIn.info.executable.isEmpty, !plugIn.info.executable.contains("/") {
                 let executable = plugIn.url.appendingPathComponent(plugIn.info.executable).path
                 for module in AppOnlyCode.modules(linkedInto: executable) {
@@ -110,7 +114,24 @@ public struct BundleValidator: Sendable {
         }
     }
 
-    private func check(_ manifest: ExtensionManifest, file: String, types: UTTypeGraph) -> [Diagnostic] {
+    /// The app's declarations must not take an identifier the system or another installed
+    /// app already uses.
+    private func checkDeclaredPoints(of app: AppBundle) -> [Diagnostic] {
+        let others = points.removingDeclarations(of: app.info.identifier)
+        return app.info.declaredPoints.compactMap { declared in
+            guard let existing = others[declared.id] else { return nil }
+            let owner = existing.declaringApp.map { "the installed app \($0)" } ?? "the system"
+            return Diagnostic(
+                .error, "point-already-declared", file: app.url.lastPathComponent + "/" + BundleLayout.infoPlist,
+                keyPath: ExtensionPoint.DeclarationKey.points + "." + declared.id,
+                "\(declared.id) is already an extension point of \(owner)",
+                hint: existing.declaringApp == nil ? "extensions of the system's points need no declaration: remove it"
+                    : "give the point an identifier of this app's own"
+            )
+        }
+    }
+
+    private func check(_ manifest: ExtensionManifest, file: String, types: UTTypeGraph, points: ExtensionPointCatalog, app: String) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let pointKey = ExtensionManifest.Key.extensionDictionary + "." + ExtensionManifest.Key.pointIdentifier
         guard let point = points[manifest.pointIdentifier] else {
@@ -121,6 +142,13 @@ public struct BundleValidator: Sendable {
                 hint: "use one of \(known), or a point an installed app declares"
             ))
             return diagnostics
+        }
+        if !point.admitsExtensions(ofApp: app) {
+            diagnostics.append(Diagnostic(
+                .error, "point-private", file: file, keyPath: pointKey,
+                "\(point.name) (\(point.id)) is private to \(point.declaringApp ?? "the app that declares it"): only its own extensions may extend it",
+                hint: "extend a public point, or ask the app's developer to make this one public"
+            ))
         }
         if point.support == .recognized {
             diagnostics.append(Diagnostic(

@@ -52,8 +52,8 @@ public struct DaemonConfiguration: Sendable {
     }
 
     /// The policy extensions of `point` run under, with this configuration's overrides.
-    func policy(for point: String) -> ExtensionPointPolicy {
-        var policy = ExtensionPoint.catalog[point]?.policy ?? ExtensionPointPolicy(memoryLimit: .mebibytes(120))
+    func policy(for point: ExtensionPoint) -> ExtensionPointPolicy {
+        var policy = point.policy
         if let idleGracePeriodOverride { policy.idleGracePeriod = idleGracePeriodOverride }
         if let launchDeadlineOverride { policy.launchDeadline = launchDeadlineOverride }
         if let requestDeadlineOverride { policy.requestDeadline = requestDeadlineOverride }

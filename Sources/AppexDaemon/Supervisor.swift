@@ -90,8 +90,8 @@ final class Supervisor: Sendable {
         }
         if let reused { return (reused, nil) }
 
-        let installed = try registry.launchable(identifier)
-        let policy = configuration.policy(for: installed.pointIdentifier)
+        let (installed, point) = try registry.launchable(identifier)
+        let policy = configuration.policy(for: point)
         let (hostEnd, extensionSession) = try socketPair()
         let (daemonEnd, extensionControl) = try socketPair()
         let process: ProcessDescriptor

@@ -26,7 +26,7 @@ extension Registry {
     ///   diagnostic when validation fails, or another code saying what conflicts.
     @discardableResult
     public func install(appAt source: URL, options: InstallOptions = .init()) throws(RegistryError) -> InstalledApp {
-        let validator = BundleValidator(types: try typeGraph())
+        let validator = BundleValidator(points: try extensionPoints(), types: try typeGraph())
         let inspection = validator.validate(appAt: source)
         guard inspection.isValid else {
             throw RegistryError(
@@ -94,6 +94,13 @@ extension Registry {
                 throw RegistryError(.conflict, "the extension \(id) has the identifier of an installed app", hint: "rename the extension")
             }
         }
+        for point in app.info.declaredPoints {
+            if let owner = try String.fetchOne(
+                db, sql: "SELECT appIdentifier FROM extensionPoint WHERE identifier = ? AND appIdentifier != ?", arguments: [point.id, identifier])
+            {
+                throw RegistryError(.conflict, "the extension point \(point.id) is already declared by \(owner)", hint: "give the point an identifier of this app's own")
+            }
+        }
         if let installed = try Self.installedApp(identifier, db), installed.bundleIdentifier != identifier {
             throw RegistryError(
                 .conflict, "\(identifier) differs only in case from the installed \(installed.bundleIdentifier)",
@@ -124,6 +131,11 @@ extension Registry {
         ).insert(db)
         for group in app.entitlements.applicationGroups {
             try GroupEntitlementRecord(bundleIdentifier: identifier, appIdentifier: identifier, groupIdentifier: group).insert(db)
+        }
+        let declarations = app.info.all[ExtensionPoint.DeclarationKey.points]?.dictionaryValue ?? [:]
+        for point in app.info.declaredPoints {
+            try ExtensionPointRecord(identifier: point.id, appIdentifier: identifier,
+                                     declaration: PropertyListCoding.encode(declarations[point.id] ?? [:])).insert(db)
         }
         for plugIn in app.extensions {
             let languages = Set(app.localizedStrings.keys).union(plugIn.localizedStrings.keys)

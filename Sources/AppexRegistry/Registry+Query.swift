@@ -6,7 +6,9 @@ extension Registry {
     /// order. Rules are evaluated as Apple evaluates them: against a serialized description of
     /// the items, without live providers.
     ///
-    /// Extensions of a point that Appex recognizes but does not host are never offered.
+    /// Extensions of a point that Appex recognizes but does not host are never offered, nor
+    /// are those of a point no installed app declares any more, nor other apps' extensions
+    /// of a private point.
     public func query(point: String, items: ActivationItems) throws(RegistryError) -> [InstalledExtension] {
         let generation = try generation()
         let index = try pointIndex(point, generation: generation)
@@ -17,10 +19,12 @@ extension Registry {
     /// The compiled index of `point` for `generation`, which must be the database's current one.
     func pointIndex(_ point: String, generation: Int) throws(RegistryError) -> PointIndex {
         if let cached = cache.withLock({ $0.generation == generation ? $0.points[point] : nil }) { return cached }
-        let catalogPoint = ExtensionPoint.catalog[point]
-        let hosted = catalogPoint?.support == .hosted
-        let enabled = hosted ? try extensions(point: point).filter(\.isEnabled) : []
-        let index = PointIndex(extensions: enabled, offersExtensionsWithoutRule: !(catalogPoint?.policy.requiresActivationRule ?? true))
+        let catalogPoint = try extensionPoints(generation: generation)[point]
+        var offered: [InstalledExtension] = []
+        if let catalogPoint, catalogPoint.support == .hosted {
+            offered = try extensions(point: point).filter { $0.isEnabled && catalogPoint.admitsExtensions(ofApp: $0.appIdentifier) }
+        }
+        let index = PointIndex(extensions: offered, offersExtensionsWithoutRule: !(catalogPoint?.policy.requiresActivationRule ?? true))
         cache.withLock {
             if $0.generation != generation { $0 = RegistryCache(generation: generation) }
             $0.points[point] = index

@@ -5,6 +5,8 @@ struct RegistryCache: Sendable {
     var generation: Int = -1
     var types: UTTypeGraph?
     var points: [String: PointIndex] = [:]
+    /// The system's extension points and those installed apps declare.
+    var pointCatalog: ExtensionPointCatalog?
     /// `Registry.extension(_:)`'s answers, by the identifier as asked.
     var extensions: [String: CachedExtension] = [:]
 }

@@ -9,7 +9,7 @@ struct Appex: AsyncParsableCommand {
         abstract: "The app extension system for Linux: install apps, list and query their extensions, validate bundles.",
         discussion: "Data lives in $APPEX_HOME, or $XDG_DATA_HOME/appex when APPEX_HOME is unset.",
         subcommands: [
-            DemoCommand.self, InstallCommand.self, UninstallCommand.self, ListCommand.self, InfoCommand.self,
+            DemoCommand.self, InstallCommand.self, UninstallCommand.self, ListCommand.self, InfoCommand.self, PointsCommand.self,
             EnableCommand.self, DisableCommand.self, OrderCommand.self, QueryCommand.self, MatchCommand.self,
             ValidateCommand.self, BundleCommand.self, TypesCommand.self, DoctorCommand.self, PsCommand.self, RunCommand.self,
         ]

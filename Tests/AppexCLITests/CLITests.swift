@@ -132,6 +132,38 @@ import Testing
         #expect(again.standardError.contains("no app com.example.photos is installed"))
     }
 
+    @Test func pointsListsTheDeclaredPointsAndValidateAndQueryUseThem() throws {
+        var editor = BundleBuilder.app("com.example.editor", name: "Editor", in: test.scratch.appendingPathComponent("editor"))
+        editor.info["AppexExtensionPoints"] = .dictionary(["com.example.editor.formatter": [
+            "AppexExtensionPointName": "Formatter", "AppexMemoryLimit": 64, "AppexRequestDeadline": .real(2.5), "AppexVisibility": "public",
+        ]])
+        var prettier = BundleBuilder.app("com.example.prettier", name: "Prettier", in: test.scratch.appendingPathComponent("prettier"))
+        prettier.addExtension("Pretty", identifier: "com.example.prettier.pretty", point: "com.example.editor.formatter",
+                              attributes: ["NSExtensionActivationRule": ["NSExtensionActivationSupportsText": true]])
+        let prettierPath = try prettier.write().path
+        let unknown = try appex.run(["validate", prettierPath])
+        #expect(unknown.status == 1)
+        #expect(unknown.standardOutput.contains("is not an extension point this system knows"))
+        #expect(try appex.run(["install", try editor.write().path]).status == 0)
+        #expect(try appex.run(["validate", prettierPath]).status == 0)
+        #expect(try appex.run(["install", prettierPath]).status == 0)
+
+        let listed = try appex.run(["points"])
+        #expect(listed.standardOutput.contains("""
+            com.example.editor.formatter  Formatter  (declared by com.example.editor, public)
+                memory 64 MiB, launch deadline 1000 ms, request deadline 2500 ms, activation rule optional, opens URLs: no
+            """))
+        #expect(listed.standardOutput.contains("com.apple.share-services  Share  (system)"))
+        let points = try #require(try json(try appex.run(["points", "--json"]).standardOutput) as? [[String: Any]])
+        let formatter = try #require(points.first { $0["identifier"] as? String == "com.example.editor.formatter" })
+        #expect(formatter["declaringApp"] as? String == "com.example.editor")
+        #expect(formatter["memoryLimitMiB"] as? Int == 64)
+        #expect(try appex.run(["info", "com.example.editor"]).standardOutput.contains("Declares:   Formatter (com.example.editor.formatter), public"))
+        let items = try write(#"[{"attributedContentText": "x"}]"#, to: "items.json")
+        #expect(try appex.run(["query", "-p", "Formatter", "--items", items]).standardOutput.hasPrefix("com.example.prettier.pretty"))
+        #expect(try appex.run(["list", "--point", "formatter"]).standardOutput.contains("com.example.prettier.pretty"))
+    }
+
     @Test func installOfAnInvalidBundlePrintsEveryDiagnostic() throws {
         var broken = BundleBuilder.app("com.example.broken", in: test.scratch)
         broken.addExtension("Share", identifier: "com.example.broken.share", point: "com.apple.share-services")

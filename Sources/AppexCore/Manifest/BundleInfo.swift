@@ -21,6 +21,9 @@ public struct BundleInfo: Sendable, Hashable {
     public var importedTypes: [UTTypeDeclaration]
     /// The `NSExtension` dictionary, present only in an extension's Info.plist.
     public var extensionManifest: ExtensionManifest?
+    /// `AppexExtensionPoints`: the extension points a containing app declares for extensions
+    /// to extend (docs/extension-points.md).
+    public var declaredPoints: [ExtensionPoint]
     /// Every key as written, for the points and tools that need more.
     public var all: [String: PropertyListValue]
 
@@ -28,7 +31,7 @@ public struct BundleInfo: Sendable, Hashable {
         identifier: String, executable: String, name: String? = nil, displayName: String? = nil,
         shortVersion: String? = nil, version: String? = nil, urlTypes: [URLType] = [],
         exportedTypes: [UTTypeDeclaration] = [], importedTypes: [UTTypeDeclaration] = [],
-        extensionManifest: ExtensionManifest? = nil, all: [String: PropertyListValue] = [:]
+        extensionManifest: ExtensionManifest? = nil, declaredPoints: [ExtensionPoint] = [], all: [String: PropertyListValue] = [:]
     ) {
         self.identifier = identifier
         self.executable = executable
@@ -40,6 +43,7 @@ public struct BundleInfo: Sendable, Hashable {
         self.exportedTypes = exportedTypes
         self.importedTypes = importedTypes
         self.extensionManifest = extensionManifest
+        self.declaredPoints = declaredPoints
         self.all = all
     }
 }
@@ -87,6 +91,14 @@ extension BundleInfo {
                 hint: "move the extension into PlugIns/NAME.appex with its own Info.plist"
             )
         }
+        if role == .appExtension, entries[ExtensionPoint.DeclarationKey.points] != nil {
+            fields.report(
+                .error, "points-key-in-extension", ExtensionPoint.DeclarationKey.points,
+                "declares extension points, which only a containing app may do",
+                hint: "move the declaration into the containing app's Info.plist"
+            )
+        }
+        let declaredPoints = role == .application ? ExtensionPoint.readDeclarations(&fields, app: identifier ?? "") : []
         let info = BundleInfo(
             identifier: identifier ?? "",
             executable: executable ?? "",
@@ -98,6 +110,7 @@ extension BundleInfo {
             exportedTypes: UTTypeDeclaration.readAll(&fields, key: "UTExportedTypeDeclarations"),
             importedTypes: UTTypeDeclaration.readAll(&fields, key: "UTImportedTypeDeclarations"),
             extensionManifest: manifest,
+            declaredPoints: declaredPoints,
             all: entries
         )
         // A bundle with a missing identifier or executable is still returned, so validation can

@@ -15,6 +15,18 @@ public struct ExtensionPointCatalog: Sendable {
         byIdentifier[identifier]
     }
 
+    /// This catalog with `points` after its own; a point whose identifier it already has is
+    /// left out, so a declaration never replaces a point the system defines.
+    public func adding(_ points: [ExtensionPoint]) -> ExtensionPointCatalog {
+        ExtensionPointCatalog(all + points.filter { byIdentifier[$0.id] == nil })
+    }
+
+    /// This catalog without the points the app `appIdentifier` declares.
+    public func removingDeclarations(of appIdentifier: String) -> ExtensionPointCatalog {
+        let app = appIdentifier.lowercased()
+        return ExtensionPointCatalog(all.filter { $0.declaringApp?.lowercased() != app })
+    }
+
     /// The point with this identifier or short name, compared case-insensitively (`share`, `Today`).
     public func point(named nameOrIdentifier: String) -> ExtensionPoint? {
         if let point = byIdentifier[nameOrIdentifier] { return point }

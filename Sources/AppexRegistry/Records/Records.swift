@@ -63,3 +63,12 @@ struct PendingRemovalRecord: Codable, Sendable, FetchableRecord, PersistableReco
     static let databaseTableName = "pendingRemoval"
     var path: String
 }
+
+/// A row of `extensionPoint`: an extension point an installed app declares.
+struct ExtensionPointRecord: Codable, Sendable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "extensionPoint"
+    var identifier: String
+    var appIdentifier: String
+    /// The declaration's dictionary, as written under `AppexExtensionPoints`, as an XML property list.
+    var declaration: Data
+}

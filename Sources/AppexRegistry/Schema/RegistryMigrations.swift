@@ -64,6 +64,17 @@ enum RegistryMigrations {
             }
             try db.execute(sql: "INSERT INTO generation (id, value) VALUES (1, 0)")
         }
+        migrator.registerMigration("v2: declared extension points") { db in
+            // The extension points installed apps declare. An identifier is one app's, in any
+            // case; the point goes when its app does.
+            try db.create(table: "extensionPoint") { table in
+                table.primaryKey("identifier", .text).collate(.nocase)
+                table.column("appIdentifier", .text).notNull().collate(.nocase).indexed()
+                    .references("app", column: "bundleIdentifier", onDelete: .cascade)
+                table.column("declaration", .blob).notNull()
+            }
+            // Apps installed before this version declared nothing Appex read.
+        }
         return migrator
     }
 }

@@ -18,7 +18,7 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         let registry = try RegistryAccess.open()
         if let app = try RegistryAccess.run({ () throws(RegistryError) in try registry.app(identifier) }) {
-            if json { return try Output.json(AppSummary(app)) }
+            if json { return try Output.json(AppSummary(app, points: try RegistryAccess.points(registry))) }
             print("\(app.displayName) (\(app.identifier))")
             print("  Version:    \(app.shortVersion ?? "-") (\(app.version ?? "-"))")
             print("  Path:       \(app.url.path)")
@@ -26,6 +26,9 @@ struct InfoCommand: ParsableCommand {
             print("  Container:  \(registry.home.container(for: app.identifier).path)")
             if !app.info.urlTypes.isEmpty { print("  URL schemes: \(app.info.urlTypes.flatMap(\.schemes).joined(separator: ", "))") }
             if !app.entitlements.applicationGroups.isEmpty { print("  App groups: \(app.entitlements.applicationGroups.joined(separator: ", "))") }
+            for point in app.info.declaredPoints {
+                print("  Declares:   \(point.name) (\(point.id)), \(point.visibility.rawValue): \(PointSummary.policyLine(point.policy))")
+            }
             print("  Extensions:")
             for plugIn in app.extensions { print("    \(plugIn.isEnabled ? "+" : "-") \(plugIn.identifier): \(plugIn.displayName) [\(plugIn.pointIdentifier)]") }
             return
@@ -33,8 +36,9 @@ struct InfoCommand: ParsableCommand {
         guard let plugIn = try RegistryAccess.run({ () throws(RegistryError) in try registry.extension(identifier) }) else {
             throw CommandFailure(status: CommandFailure.no, "no app or extension \(identifier) is installed (`appex list` shows what is)")
         }
-        if json { return try Output.json(ExtensionSummary(plugIn)) }
-        let point = ExtensionPoint.catalog[plugIn.pointIdentifier]
+        let points = try RegistryAccess.points(registry)
+        if json { return try Output.json(ExtensionSummary(plugIn, points: points)) }
+        let point = points[plugIn.pointIdentifier]
         print("\(plugIn.displayName) (\(plugIn.identifier))")
         print("  State:      \(plugIn.isEnabled ? "enabled" : "disabled")")
         print("  Point:      \(point?.name ?? "?") (\(plugIn.pointIdentifier))")
@@ -46,7 +50,7 @@ struct InfoCommand: ParsableCommand {
         if !plugIn.entitlements.applicationGroups.isEmpty { print("  App groups: \(plugIn.entitlements.applicationGroups.joined(separator: ", "))") }
         if let rule = plugIn.manifest.activationRule { print("  Rule:       \(RuleText.describe(rule))") }
         if let policy = point?.policy {
-            print("  Policy:     memory \(policy.memoryLimit / 1_048_576) MiB, launch deadline \(policy.launchDeadline), request deadline \(policy.requestDeadline.map { "\($0)" } ?? "none"), opens URLs: \(policy.mayOpenURLs ? "yes" : "no")")
+            print("  Policy:     \(PointSummary.policyLine(policy))")
         }
     }
 }

@@ -27,7 +27,7 @@ struct InstallCommand: ParsableCommand {
             Output.diagnostics(error.diagnostics, toStandardError: true)
             throw CommandFailure(error)
         }
-        if json { return try Output.json(AppSummary(app)) }
+        if json { return try Output.json(AppSummary(app, points: try RegistryAccess.points(registry))) }
         print("Installed \(app.displayName) (\(app.identifier)) \(app.shortVersion ?? app.version ?? "") with \(app.extensions.count) extension\(app.extensions.count == 1 ? "" : "s").")
         for plugIn in app.extensions {
             print("  \(plugIn.identifier): \(plugIn.displayName) [\(plugIn.pointIdentifier)]")

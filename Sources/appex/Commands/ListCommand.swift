@@ -23,12 +23,13 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let registry = try RegistryAccess.open()
-        let pointIdentifier = point.map { ExtensionPoint.catalog.point(named: $0)?.id ?? $0 }
+        let points = try RegistryAccess.points(registry)
+        let pointIdentifier = point.map { points.point(named: $0)?.id ?? $0 }
         var extensions = try RegistryAccess.run { () throws(RegistryError) in try registry.extensions(point: pointIdentifier) }
         if let identifier {
             extensions = extensions.filter { $0.identifier.lowercased() == identifier.lowercased() }
         }
-        if json { return try Output.json(extensions.map(ExtensionSummary.init)) }
+        if json { return try Output.json(extensions.map { ExtensionSummary($0, points: points) }) }
         for plugIn in extensions {
             print(plugIn.listLine(verbose: verbose))
         }

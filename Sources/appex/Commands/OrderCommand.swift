@@ -20,10 +20,11 @@ struct OrderCommand: ParsableCommand {
 
     func run() throws {
         let registry = try RegistryAccess.open()
-        let pointIdentifier = ExtensionPoint.catalog.point(named: point)?.id ?? point
+        let points = try RegistryAccess.points(registry)
+        let pointIdentifier = points.point(named: point)?.id ?? point
         try RegistryAccess.run { () throws(RegistryError) in try registry.setOrder(identifiers, point: pointIdentifier) }
         let ordered = try RegistryAccess.run { () throws(RegistryError) in try registry.extensions(point: pointIdentifier) }
-        if json { return try Output.json(ordered.map(ExtensionSummary.init)) }
+        if json { return try Output.json(ordered.map { ExtensionSummary($0, points: points) }) }
         for plugIn in ordered { print(plugIn.listLine(verbose: false)) }
     }
 }

@@ -19,12 +19,13 @@ struct QueryCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let pointIdentifier = ExtensionPoint.catalog.point(named: point)?.id ?? point
         let inputs = try ItemsFile.read(items)
         let registry = try RegistryAccess.open()
+        let points = try RegistryAccess.points(registry)
+        let pointIdentifier = points.point(named: point)?.id ?? point
         let matches = try RegistryAccess.run { () throws(RegistryError) in try registry.query(point: pointIdentifier, items: inputs) }
         if json {
-            try Output.json(matches.map(ExtensionSummary.init))
+            try Output.json(matches.map { ExtensionSummary($0, points: points) })
         } else {
             for plugIn in matches { print("\(plugIn.identifier)\t\(plugIn.displayName)") }
         }

@@ -1,5 +1,6 @@
 import AppexBundles
 import AppexCore
+import AppexRegistry
 import ArgumentParser
 import Foundation
 
@@ -30,7 +31,7 @@ struct ValidateCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(path) does not exist")
         }
-        let inspection = BundleValidator(types: .system, distribution: distribution).validate(appAt: url)
+        let inspection = BundleValidator(points: Self.installedPoints(), types: .system, distribution: distribution).validate(appAt: url)
         let valid = inspection.isValid
         if json {
             try Output.json(Report(path: url.path, valid: valid, diagnostics: inspection.diagnostics))
@@ -43,5 +44,14 @@ struct ValidateCommand: ParsableCommand {
                 : "\(url.lastPathComponent) is not valid: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s").")
         }
         if !valid { throw CommandFailure.silent(CommandFailure.no) }
+    }
+
+    /// The system's points and those the apps installed in this home declare, so an extension
+    /// of a declared point validates; the system's alone when nothing is installed here.
+    private static func installedPoints() -> ExtensionPointCatalog {
+        let home = AppexHome.current
+        guard FileManager.default.fileExists(atPath: home.registryURL.path),
+              let points = try? Registry(home: home).extensionPoints() else { return ExtensionPoint.catalog }
+        return points
     }
 }

@@ -80,7 +80,7 @@ struct Demo {
     private func list() throws {
         heading("List the installed extensions (appex list -v)")
         for plugIn in try RegistryAccess.run({ () throws(RegistryError) in try registry.extensions() }) {
-            let point = ExtensionPoint.catalog[plugIn.pointIdentifier]?.name ?? plugIn.pointIdentifier
+            let point = try RegistryAccess.points(registry)[plugIn.pointIdentifier]?.name ?? plugIn.pointIdentifier
             let rule = plugIn.manifest.activationRule.map { RuleText.describe($0) } ?? "(no rule)"
             print("  \(plugIn.isEnabled ? "+" : "-") \(plugIn.identifier.padding(toLength: 28, withPad: " ", startingAt: 0)) \(plugIn.displayName.padding(toLength: 18, withPad: " ", startingAt: 0)) \(point)")
             print("      rule: \(rule.count > 110 ? String(rule.prefix(107)) + "…" : rule)")

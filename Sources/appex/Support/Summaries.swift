@@ -18,11 +18,11 @@ struct ExtensionSummary: Encodable {
     var activationRule: PropertyListValue?
     var applicationGroups: [String]
 
-    init(_ installed: InstalledExtension) {
+    init(_ installed: InstalledExtension, points: ExtensionPointCatalog) {
         identifier = installed.identifier
         app = installed.appIdentifier
         point = installed.pointIdentifier
-        pointName = ExtensionPoint.catalog[installed.pointIdentifier]?.name
+        pointName = points[installed.pointIdentifier]?.name
         displayName = installed.displayName
         enabled = installed.isEnabled
         position = installed.position
@@ -46,8 +46,10 @@ struct AppSummary: Encodable {
     var urlSchemes: [String]
     var applicationGroups: [String]
     var extensions: [ExtensionSummary]
+    /// The extension points the app declares.
+    var declaredPoints: [PointSummary]
 
-    init(_ installed: InstalledApp) {
+    init(_ installed: InstalledApp, points: ExtensionPointCatalog) {
         identifier = installed.identifier
         displayName = installed.displayName
         version = installed.version
@@ -56,7 +58,50 @@ struct AppSummary: Encodable {
         installedAt = installed.installedAt
         urlSchemes = installed.info.urlTypes.flatMap(\.schemes)
         applicationGroups = installed.entitlements.applicationGroups
-        extensions = installed.extensions.map(ExtensionSummary.init)
+        extensions = installed.extensions.map { ExtensionSummary($0, points: points) }
+        declaredPoints = installed.info.declaredPoints.map(PointSummary.init)
+    }
+}
+
+/// An extension point as `appex points --json` prints it.
+struct PointSummary: Encodable {
+    var identifier: String
+    var name: String
+    /// `hosted` or `recognized`.
+    var support: String
+    /// The app that declares it, or nil for the system's.
+    var declaringApp: String?
+    /// `public` or `private`.
+    var visibility: String
+    var memoryLimitMiB: Int
+    var launchDeadlineMilliseconds: Int64
+    var requestDeadlineMilliseconds: Int64?
+    var requiresActivationRule: Bool
+    var mayOpenURLs: Bool
+
+    init(_ point: ExtensionPoint) {
+        identifier = point.id
+        name = point.name
+        support = point.support == .hosted ? "hosted" : "recognized"
+        declaringApp = point.declaringApp
+        visibility = point.visibility.rawValue
+        memoryLimitMiB = point.policy.memoryLimit / 1_048_576
+        launchDeadlineMilliseconds = Self.milliseconds(point.policy.launchDeadline)
+        requestDeadlineMilliseconds = point.policy.requestDeadline.map(Self.milliseconds)
+        requiresActivationRule = point.policy.requiresActivationRule
+        mayOpenURLs = point.policy.mayOpenURLs
+    }
+
+    /// The policy in one line, for people.
+    static func policyLine(_ policy: ExtensionPointPolicy) -> String {
+        let request = policy.requestDeadline.map { "\(milliseconds($0)) ms" } ?? "none"
+        return "memory \(policy.memoryLimit / 1_048_576) MiB, launch deadline \(milliseconds(policy.launchDeadline)) ms, "
+            + "request deadline \(request), activation rule \(policy.requiresActivationRule ? "required" : "optional"), "
+            + "opens URLs: \(policy.mayOpenURLs ? "yes" : "no")"
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }
 

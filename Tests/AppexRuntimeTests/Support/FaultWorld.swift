@@ -18,6 +18,8 @@ final class FaultWorld: Sendable {
     struct Plugin: Sendable {
         var fault: String
         var principalClass = "AppexFaultExtension.FaultHandler"
+        /// The extension point it extends.
+        var point = FaultWorld.point
         /// The app groups its entitlements name.
         var groups: [String] = []
         /// Whether its entitlements let it ask for files the user picks.
@@ -116,7 +118,7 @@ final class FaultWorld: Sendable {
         var app = BundleBuilder.app(Self.appIdentifier, name: "Faults", in: test.scratch.appendingPathComponent("bundles-\(UUID().uuidString.prefix(8))"))
         for plugin in plugins {
             app.addExtension(
-                plugin.fault.prefix(1).uppercased() + plugin.fault.dropFirst(), identifier: Self.identifier(plugin.fault), point: Self.point,
+                plugin.fault.prefix(1).uppercased() + plugin.fault.dropFirst(), identifier: Self.identifier(plugin.fault), point: plugin.point,
                 attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"],
                 entitlements: plugin.entitlements,
                 executable: Self.faultExecutable)
@@ -130,6 +132,13 @@ final class FaultWorld: Sendable {
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         _ = try Registry(home: test.home).install(appAt: url)
         installed.withLock { $0 = plugins.map { Self.identifier($0.fault) } }
+    }
+
+    /// Writes and installs another app, such as one that declares an extension point.
+    func install(_ app: BundleBuilder) throws {
+        let url = try app.write()
+        defer { try? FileManager.default.removeItem(at: url) }
+        _ = try Registry(home: test.home).install(appAt: url)
     }
 
     /// Writes and installs the app with one extension for each of `faults`.
