@@ -9,10 +9,12 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The sample apps: each executable is a real program that `appex bundle` puts into a bundle.
-let sampleExecutables = ["notes", "NotesShare", "NotesAction", "photos", "PhotosShare", "PhotosWidget"]
+let sampleExecutables = ["notes", "NotesShare", "NotesAction", "photos", "PhotosShare", "PhotosWidget", "texttools", "WordCount", "Checksum"]
 /// The sample extensions among them, built on AppexKit with the Swift runtime linked in
 /// statically, which starts them in about a third of the time (see BENCHMARKS.md).
-let sampleExtensions = ["NotesShare", "NotesAction", "PhotosShare", "PhotosWidget"]
+let sampleExtensions = ["NotesShare", "NotesAction", "PhotosShare", "PhotosWidget", "WordCount", "Checksum"]
+/// Code a sample app shares with its extensions, linked into each, by sample.
+let sampleLibraries: [String: [Target.Dependency]] = ["texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
 /// How extension executables and appexd link: the Swift runtime and Foundation statically,
 /// with lld, and relative relocations packed (DT_RELR, which needs glibc 2.36 or later), so
 /// the loader reads 13 KB of them instead of 1.7 MB. An idle appexd is 23 MiB resident this
@@ -42,6 +44,7 @@ var package = Package(
         .library(name: "AppexIPC", targets: ["AppexIPC"]),
         .library(name: "AppexSandbox", targets: ["AppexSandbox"]),
         .library(name: "AppexHost", targets: ["AppexHost"]),
+        .library(name: "AppexAction", targets: ["AppexAction"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
         .library(name: "AppexItems", targets: ["AppexItems"]),
         .library(name: "AppexSession", targets: ["AppexSession"]),
@@ -54,6 +57,7 @@ var package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"4.0.0"),
     ],
     targets: [
         .target(
@@ -68,6 +72,8 @@ var package = Package(
         .target(name: "AppexSandbox", dependencies: ["AppexSystem"]),
         .target(name: "AppexSession", dependencies: ["AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexHost", dependencies: ["AppexCore", "AppexIPC", "AppexItems", "AppexSession"]),
+        // The Action point's host glue: the returned items, loaded as the content that replaces the host's.
+        .target(name: "AppexAction", dependencies: ["AppexCore", "AppexItems"]),
         .target(name: "AppexGroups", dependencies: ["AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication"),
         .target(name: "AppexKit", dependencies: ["AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
@@ -89,15 +95,17 @@ var package = Package(
             name: "AppexSamples",
             dependencies: ["AppexBundles"],
             path: "Samples",
-            exclude: ["Executables"],
+            exclude: ["Executables", "TextToolsKit"],
             sources: ["AppexSamples"],
-            resources: [.copy("Notes.app"), .copy("Photos.app")]
+            resources: [.copy("Notes.app"), .copy("Photos.app"), .copy("TextTools.app")]
         ),
+        // The Text Tools sample's shared code: what its app and its actions both do.
+        .target(name: "TextToolsKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")], path: "Samples/TextToolsKit"),
         .target(name: "AppexTesting", dependencies: ["AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples"]),
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexWire", "appexd",
+                "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexWire", "appexd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
@@ -139,7 +147,7 @@ var package = Package(
     ] + sampleExecutables.map {
         .executableTarget(
             name: $0,
-            dependencies: sampleExtensions.contains($0) ? ["AppexKit"] : ["AppexCore", "AppexGroups"],
+            dependencies: (sampleExtensions.contains($0) ? ["AppexKit"] : ["AppexCore", "AppexGroups"]) + (sampleLibraries[$0] ?? []),
             path: "Samples/Executables/\($0)",
             linkerSettings: sampleExtensions.contains($0) ? staticSwiftLinkerSettings : []
         )

@@ -110,9 +110,11 @@ import Testing
         #expect(list.standardOutput.split(separator: "\n").map(String.init) == [
             "+    com.example.notes.share(1.0)", "+    com.example.notes.uppercase(1.0)",
             "+    com.example.photos.share(1.0)", "+    com.example.photos.widget(1.0)",
+            "+    com.example.texttools.checksum(1.0)", "+    com.example.texttools.wordcount(1.0)",
         ])
         #expect(try appex.run(["disable", "com.example.notes.uppercase"]).status == 0)
-        #expect(try appex.run(["list", "-p", "action"]).standardOutput == "-    com.example.notes.uppercase(1.0)\n")
+        #expect(try appex.run(["list", "-p", "action"]).standardOutput
+            == "-    com.example.notes.uppercase(1.0)\n+    com.example.texttools.checksum(1.0)\n+    com.example.texttools.wordcount(1.0)\n")
         let info = try #require(try json(try appex.run(["info", "--json", "com.example.notes.share"]).standardOutput) as? [String: Any])
         #expect(info["point"] as? String == "com.apple.share-services")
         #expect(info["enabled"] as? Bool == true)
@@ -121,7 +123,7 @@ import Testing
         #expect(query.status == 0)
         #expect(query.standardOutput == "com.example.photos.share\tAdd to Album\n")
         let text = try write(#"[{"attributedContentText": "hello"}]"#, to: "text.json")
-        #expect(try appex.run(["query", "-p", "action", "--items", text]).status == 1)
+        #expect(try appex.run(["query", "-p", "action", "--items", text]).standardOutput == "com.example.texttools.wordcount\tWord Count\n")
         #expect(try appex.run(["enable", "com.example.notes.uppercase"]).status == 0)
         #expect(try appex.run(["query", "-p", "action", "--items", text]).standardOutput.hasPrefix("com.example.notes.uppercase"))
         let uninstall = try appex.run(["uninstall", "--json", "com.example.photos"])

@@ -27,16 +27,7 @@ import Testing
 
     /// The appexd processes serving this test's home, found from /proc.
     func daemons() -> [Int32] {
-        let home = "APPEX_HOME=\(test.home.dataDirectory.path)"
-        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return pids.compactMap(Int32.init).filter { pid in
-            guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"), exe.hasSuffix("/appexd"),
-                  let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
-            return environ.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == home }
-        }.filter { pid in
-            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-            return !status.contains("State:\tZ")
-        }
+        test.daemonProcessIDs()
     }
 
     /// Waits (boundedly) for `condition`; the bound only keeps a broken build from hanging.

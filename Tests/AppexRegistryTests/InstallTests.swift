@@ -25,7 +25,7 @@ import Testing
 
     @Test func installingTheSamplesRegistersAppsExtensionsAndContainers() throws {
         for app in try samples() { try registry.install(appAt: app) }
-        #expect(try registry.apps().map(\.identifier) == ["com.example.notes", "com.example.photos"])
+        #expect(try registry.apps().map(\.identifier) == ["com.example.notes", "com.example.photos", "com.example.texttools"])
         let notes = try #require(try registry.app("com.example.notes"))
         #expect(notes.extensions.map(\.identifier) == ["com.example.notes.share", "com.example.notes.uppercase"])
         #expect(notes.version == "1")
@@ -38,6 +38,7 @@ import Testing
         #expect(contents(of: test.home.containersDirectory) == [
             "com.example.notes", "com.example.notes.share", "com.example.notes.uppercase",
             "com.example.photos", "com.example.photos.share", "com.example.photos.widget",
+            "com.example.texttools", "com.example.texttools.checksum", "com.example.texttools.wordcount",
         ])
     }
 

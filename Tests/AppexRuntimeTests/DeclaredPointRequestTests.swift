@@ -18,11 +18,11 @@ import Testing
     }
 
     /// Installs the editor, which declares the formatter point with `declaration` (over a
-    /// name and a 300 ms request deadline), then the fault app with extensions of it.
+    /// name), then the fault app with extensions of it.
     func install(_ declaration: [String: PropertyListValue] = [:], faults: [String]) throws {
         var editor = BundleBuilder.app("com.example.editor", name: "Editor", in: world.test.scratch.appendingPathComponent("editor"))
         editor.info["AppexExtensionPoints"] = .dictionary([Self.point: .dictionary(
-            ["AppexExtensionPointName": "Formatter", "AppexRequestDeadline": .real(0.3)].merging(declaration) { $1 })])
+            ["AppexExtensionPointName": "Formatter"].merging(declaration) { $1 })])
         try world.install(editor)
         try world.install(faults.map { FaultWorld.Plugin(fault: $0, point: Self.point) })
     }
@@ -47,14 +47,14 @@ import Testing
 
     @Test func appexdEnforcesTheDeclaredRequestDeadline() async throws {
         try world.startDaemon()
-        try install(faults: ["neverAnswers"])
+        try install(["AppexRequestDeadline": .real(0.3)], faults: ["neverAnswers"])
         let outcome = try await world.extension("neverAnswers").request(withInputItems: [textItem("hello")])
         #expect(outcome.interruption?.reason == .requestDeadlineMissed(limitMilliseconds: 300), "\(outcome)")
     }
 
     @Test func appexdEnforcesTheDeclaredMemoryLimit() async throws {
         try world.startDaemon()
-        try install(["AppexMemoryLimit": 40, "AppexRequestDeadline": 30], faults: ["exceedsMemory"])
+        try install(["AppexMemoryLimit": 40], faults: ["exceedsMemory"])
         let outcome = try await world.extension("exceedsMemory").request(withInputItems: [textItem("hello")])
         guard case .memoryLimitExceeded(let limit, _)? = outcome.interruption?.reason else {
             Issue.record("expected the memory limit, got \(outcome)")

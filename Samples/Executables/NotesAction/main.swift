@@ -13,8 +13,9 @@ final class UppercaseAction: NSExtensionRequestHandling {
                 var attachments: [NSItemProvider] = []
                 for provider in item.attachments ?? [] where provider.hasItemConformingToTypeIdentifier(UTType.plainText.identifier) {
                     do {
-                        let text = try await provider.loadItem(forTypeIdentifier: UTType.plainText.identifier)
-                        attachments.append(NSItemProvider(object: Self.text(of: text).uppercased()))
+                        // As data: a text file's item is its URL, and its content is what to change.
+                        let data = try await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)
+                        attachments.append(NSItemProvider(object: String(decoding: data, as: UTF8.self).uppercased()))
                     } catch {
                         context.cancelRequest(withError: error)
                         return
@@ -24,14 +25,6 @@ final class UppercaseAction: NSExtensionRequestHandling {
                 returned.append(result)
             }
             await context.completeRequest(returningItems: returned)
-        }
-    }
-
-    private static func text(of item: any NSItemProviderValue) -> String {
-        switch item {
-        case let text as String: text
-        case let data as Data: String(decoding: data, as: UTF8.self)
-        default: "\(item)"
         }
     }
 }

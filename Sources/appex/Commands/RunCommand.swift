@@ -62,44 +62,6 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func inputItems() throws -> [NSExtensionItem] {
-        let item = NSExtensionItem()
-        var attachments: [NSItemProvider] = []
-        if let text {
-            item.attributedContentText = NSAttributedString(string: text)
-            attachments.append(NSItemProvider(object: text))
-        }
-        for string in url {
-            guard let url = URL(string: string), url.scheme != nil else {
-                throw CommandFailure(status: CommandFailure.trouble, "error: --url \(string) is not an absolute URL; write it with its scheme, such as https://example.com")
-            }
-            attachments.append(NSItemProvider(object: url))
-        }
-        for path in file {
-            let url = URL(fileURLWithPath: path)
-            guard let provider = NSItemProvider(contentsOf: url) else {
-                throw CommandFailure(status: CommandFailure.trouble, "error: --file \(path) is not a readable file")
-            }
-            attachments.append(provider)
-        }
-        if !attachments.isEmpty { item.attachments = attachments }
-        return [item]
-    }
-
-    /// Runs `body`, cancelling it after `seconds` (never, for 0).
-    private func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard seconds > 0 else { return try await body() }
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            while let result = try await group.next() {
-                if let result { return result }
-                group.cancelAll()
-            }
-            throw CancellationError()
-        }
+        try ContentItems.make(text: text, urls: url, files: file, fileOption: "--file ")
     }
 }

@@ -29,6 +29,11 @@ extension Demo {
             item.attachments = [NSItemProvider(contentsOf: photo)!]
             try await request(album, [item], label: "a 4 MiB image, handed over as a descriptor")
 
+            let wordCount = try await NSExtension.extension(withIdentifier: "com.example.texttools.wordcount", home: home)
+            try await request(wordCount, [Self.textItem("An Action transforms what it is given and returns it")], label: "a text action (appex action)")
+            let checksum = try await NSExtension.extension(withIdentifier: "com.example.texttools.checksum", home: home)
+            try await request(checksum, [item], label: "a file action: the image's SHA-256, read through its descriptor")
+
             let daemon = try await DaemonClient.connect(home: home, role: .cli, startIfNeeded: false)
             defer { daemon.close() }
             print("  live extension processes (appex ps):")

@@ -35,8 +35,7 @@ struct RequestReport: Encodable {
     /// The report of `outcome`, loading every returned attachment: text and URLs inline,
     /// anything else saved into `folder`.
     static func make(_ identifier: String, _ outcome: ExtensionRequestOutcome, took elapsed: Duration, savingFilesIn folder: URL) async -> RequestReport {
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        var report = RequestReport(extensionIdentifier: identifier, outcome: "", milliseconds: milliseconds)
+        var report = RequestReport(extensionIdentifier: identifier, outcome: "", milliseconds: elapsed.milliseconds)
         switch outcome {
         case .completed(let items):
             report.outcome = "completed"

@@ -1,0 +1,135 @@
+public import Foundation
+import Glibc
+import Synchronization
+
+/// Runs a program on a pseudo-terminal, as a person at a terminal would: keys go in, and the
+/// screen it draws can be read back (``TerminalScreen``), so tests drive the interactive
+/// hosts (`appex share`, `appex action`, `appex today`) with real keystrokes.
+public final class PseudoTerminal: Sendable {
+    /// Keys, as a terminal sends them.
+    public enum Keys {
+        public static let up = "\u{1B}[A"
+        public static let down = "\u{1B}[B"
+        public static let right = "\u{1B}[C"
+        public static let left = "\u{1B}[D"
+        public static let enter = "\r"
+        public static let escape = "\u{1B}"
+        public static let tab = "\t"
+        public static let backspace = "\u{7F}"
+        public static let controlC = "\u{3}"
+    }
+
+    private let master: Int32
+    private let process: Process
+    /// What the program wrote, as the reading thread receives it.
+    private final class Received: Sendable {
+        let bytes = Mutex<[UInt8]>([])
+        /// Whether the reader has seen the terminal's end.
+        let ended = Atomic(false)
+        let finished = DispatchSemaphore(value: 0)
+    }
+
+    private let received = Received()
+    public let columns: Int
+    public let rows: Int
+
+    /// Starts `executable` with `arguments` and `environment` on a new terminal of
+    /// `columns` × `rows`.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 40) throws {
+        var master: Int32 = -1
+        var slave: Int32 = -1
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&master, &slave, nil, nil, &size) == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "openpty failed: \(String(cString: strerror(errno)))"])
+        }
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+        self.master = master
+        self.columns = columns
+        self.rows = rows
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment.merging(["TERM": "xterm-256color", "COLUMNS": "\(columns)", "LINES": "\(rows)"]) { $1 }
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = terminal
+        let received = self.received
+        let descriptor = master
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                // EIO once the program and every copy of the terminal's other end are gone.
+                guard count > 0 else { break }
+                received.bytes.withLock { $0 += buffer[..<count] }
+            }
+            received.ended.store(true, ordering: .releasing)
+            received.finished.signal()
+        }
+        try process.run()
+        try terminal.close()
+        reader.start()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        // Bounded: a process that kept a copy of the terminal would hold its end open.
+        _ = received.finished.wait(timeout: .now() + 5)
+        close(master)
+    }
+
+    /// Everything the program wrote so far, as text.
+    public var transcript: String {
+        received.bytes.withLock { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// What the terminal shows now.
+    public var screen: String {
+        TerminalScreen(rendering: transcript, columns: columns, rows: rows).text
+    }
+
+    /// Types `keys`.
+    public func send(_ keys: String) {
+        var bytes = Array(keys.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Waits until the screen shows `text`, and returns the screen; throws with the screen
+    /// after `timeout`.
+    @discardableResult
+    public func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let shown = screen
+            if shown.contains(text) { return shown }
+            guard ContinuousClock.now < deadline, process.isRunning || !received.ended.load(ordering: .acquiring) else {
+                throw TerminalWaitError(expected: text, screen: shown)
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Waits for the program to exit, at most `timeout`, and returns its status.
+    public func waitForExit(timeout: Duration = .seconds(30)) throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw TerminalWaitError(expected: "the program to exit", screen: screen) }
+            usleep(10_000)
+        }
+        return process.terminationStatus
+    }
+}
+
+/// A screen that did not show what a test waited for.
+public struct TerminalWaitError: Error, CustomStringConvertible {
+    public var expected: String
+    public var screen: String
+    public var description: String { "waited for \(expected); the screen shows:\n\(screen)" }
+}

@@ -1,0 +1,43 @@
+import AppexHost
+import AppexWire
+import Foundation
+
+/// Which of the extensions that accept the content a terminal host sends to: the one `--to`
+/// names, or the one the user picks from a list; never a prompt without a terminal.
+struct ExtensionChooser {
+    /// The command, for messages: "action".
+    var command: String
+    /// What is being sent, for the list's title: "a file and a text".
+    var content: String
+
+    /// The extension to use among `candidates`, in the user's order. Throws a failure that
+    /// says what to pass when there is nothing to choose, `--to` names none of them, or the
+    /// user must choose and can't be asked.
+    func choose(from candidates: [NSExtension], to wanted: String?, terminal: Terminal?) throws -> NSExtension {
+        guard !candidates.isEmpty else {
+            throw CommandFailure(status: CommandFailure.no, "no enabled extension accepts \(content) (`appex list -v` shows what is installed, `appex enable` turns one on)")
+        }
+        if let wanted {
+            guard let chosen = candidates.first(where: { $0.identifier.lowercased() == wanted.lowercased() }) else {
+                throw CommandFailure(status: CommandFailure.no, "\(wanted) does not accept \(content); these do:\n" + Self.list(candidates))
+            }
+            return chosen
+        }
+        guard let terminal else {
+            throw CommandFailure(status: CommandFailure.trouble, "which extension? Without a terminal `appex \(command)` does not ask: pass --to ID, one of:\n" + Self.list(candidates))
+        }
+        var list = ChoiceList(title: "Send \(content) to:", choices: candidates.map {
+            ChoiceList.Choice(label: $0.summary.displayName, detail: $0.identifier)
+        })
+        terminal.enterRaw()
+        let picked = list.run(on: terminal)
+        terminal.restore()
+        guard let picked else { throw CommandFailure(status: CommandFailure.no, "cancelled; nothing was sent") }
+        terminal.keepDrawing()
+        return candidates[picked]
+    }
+
+    private static func list(_ candidates: [NSExtension]) -> String {
+        candidates.map { "  \($0.identifier)\t\($0.summary.displayName)" }.joined(separator: "\n")
+    }
+}

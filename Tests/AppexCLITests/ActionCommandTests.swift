@@ -1,0 +1,137 @@
+import AppexSamples
+import AppexTesting
+import Foundation
+import Glibc
+import Testing
+
+/// `appex action`, the terminal host of Action extensions, run as a real process against the
+/// installed samples: Text Tools' Word Count and Checksum run in their own sandboxed
+/// processes, and the list is driven with keys on a pseudo-terminal.
+@Suite final class ActionCommandTests {
+    let test: TestHome
+    let appex: CommandRunner
+    static let wordCount = "com.example.texttools.wordcount"
+    static let checksum = "com.example.texttools.checksum"
+
+    init() throws {
+        test = try TestHome()
+        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        for app in try SampleApps.assemble(into: test.scratch.appendingPathComponent("build")) {
+            let installed = try appex.run(["install", app.path])
+            try #require(installed.status == 0, "\(installed.standardError)")
+        }
+    }
+
+    deinit {
+        for pid in test.daemonProcessIDs() { kill(pid, SIGKILL) }
+    }
+
+    func file(_ name: String, _ contents: String) throws -> String {
+        let url = test.scratch.appendingPathComponent(name)
+        try Data(contents.utf8).write(to: url)
+        return url.path
+    }
+
+    /// What `sha256sum` says of `path`: the independent check of Checksum's answer.
+    func sha256sum(_ path: String) throws -> String {
+        let result = try CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/sha256sum"), environment: [:]).run([path])
+        return String(result.standardOutput.prefix(64))
+    }
+
+    @Test func aTextActionReplacesTheTextWithWhatItReturns() throws {
+        let result = try appex.run(["action", "--text", "the quick brown fox\njumps", "--to", Self.wordCount])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "5 words, 25 characters, 2 lines\n")
+    }
+
+    @Test func aFileActionReadsTheFileThroughItsDescriptorAndTheResultGoesToOutput() throws {
+        let path = try file("report.txt", String(repeating: "all work and no play\n", count: 50_000))
+        let printed = try appex.run(["action", path, "--to", Self.checksum])
+        #expect(printed.status == 0, "\(printed.standardError)")
+        #expect(printed.standardOutput == "\(try sha256sum(path))  report.txt\n")
+
+        let output = test.scratch.appendingPathComponent("report.sha256").path
+        let written = try appex.run(["action", path, "--to", Self.checksum, "--output", output])
+        #expect(written.status == 0, "\(written.standardError)")
+        #expect(written.standardOutput.isEmpty)
+        #expect(written.standardError.contains("wrote \(output)"))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "\(try sha256sum(path))  report.txt\n")
+    }
+
+    @Test func oneResultIsWrittenAtOutputAndSeveralIntoAFolderThere() throws {
+        let first = try file("a.txt", "alpha\n")
+        let second = try file("b.txt", "beta\n")
+        let sums = test.scratch.appendingPathComponent("sums")
+        let one = try appex.run(["action", first, second, "--to", Self.checksum, "--output", sums.path, "--json"])
+        #expect(one.status == 0, "\(one.standardError)")
+        #expect(try String(contentsOf: sums, encoding: .utf8) == "\(try sha256sum(first))  a.txt\n\(try sha256sum(second))  b.txt\n")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(one.standardOutput.utf8)) as? [String: Any])
+        #expect(report["outcome"] as? String == "completed")
+        #expect(report["extensionIdentifier"] as? String == Self.checksum)
+        #expect(report["output"] as? String == sums.path)
+
+        // Make Uppercase returns each text attachment: the text's and the file's.
+        let folder = test.scratch.appendingPathComponent("upper")
+        let several = try appex.run(["action", first, "--text", "gamma", "--to", "com.example.notes.uppercase", "--output", folder.path])
+        #expect(several.status == 0, "\(several.standardError)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names == ["text-1.txt", "text-2.txt"])
+        let texts = try names.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+        #expect(texts == ["GAMMA", "ALPHA\n"])
+    }
+
+    @Test func withoutATerminalItNeverAsksAndSaysWhichFlagToPass() throws {
+        let result = try appex.run(["action", "--text", "hello"])
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("pass --to ID, one of:"), "\(result.standardError)")
+        #expect(result.standardError.contains("\(Self.wordCount)\tWord Count"))
+    }
+
+    @Test func contentNoActionAcceptsAndAnActionThatDoesNotAcceptItAreRefused() throws {
+        let nothing = try appex.run(["action", "--url", "https://swift.org", "--to", Self.wordCount])
+        #expect(nothing.status == 1)
+        #expect(nothing.standardError.contains("no enabled extension accepts a URL"), "\(nothing.standardError)")
+        let wrong = try appex.run(["action", "--text", "hi", "--to", "com.example.notes.share"])
+        #expect(wrong.status == 1)
+        #expect(wrong.standardError.contains("com.example.notes.share does not accept a text; these do:"), "\(wrong.standardError)")
+        let empty = try appex.run(["action"])
+        #expect(empty.status == 2)
+        #expect(empty.standardError.contains("Give something to send"))
+    }
+
+    @Test func aPersonPicksTheActionWithTheArrowKeysOnATerminal() throws {
+        let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["action", "--text", "one two three"],
+                                          environment: test.environment)
+        let list = try terminal.waitForScreen(containing: "Send a text to:")
+        #expect(list.contains("Make Uppercase"))
+        #expect(list.contains("Word Count"))
+        let rows = list.split(separator: "\n").map(String.init)
+        let wordCountRow = try #require(rows.firstIndex { $0.contains("Word Count") })
+        let selectedRow = try #require(rows.firstIndex { $0.hasPrefix("›") })
+        let presses = wordCountRow - selectedRow
+        try #require(presses >= 0)
+        terminal.send(String(repeating: PseudoTerminal.Keys.down, count: presses))
+        try terminal.waitForScreen(containing: "› \(rows[wordCountRow].dropFirst(2))")
+        terminal.send(PseudoTerminal.Keys.enter)
+        try terminal.waitForScreen(containing: "3 words, 13 characters, 1 line")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
+    @Test func aPersonPicksByNumberOrCancelsWithQ() throws {
+        let picked = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["action", "--text", "abc"],
+                                        environment: test.environment)
+        let rows = try picked.waitForScreen(containing: "Send a text to:").split(separator: "\n")
+        let number = try #require(rows.first { $0.contains("Make Uppercase") }?.split(separator: " ").first { Int($0) != nil })
+        picked.send(String(number))
+        try picked.waitForScreen(containing: "ABC")
+        #expect(try picked.waitForExit() == 0)
+
+        let cancelled = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["action", "--text", "abc"],
+                                           environment: test.environment)
+        try cancelled.waitForScreen(containing: "Send a text to:")
+        cancelled.send("q")
+        try cancelled.waitForScreen(containing: "cancelled; nothing was sent")
+        #expect(try cancelled.waitForExit() == 1)
+    }
+}
