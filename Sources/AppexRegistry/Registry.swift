@@ -58,14 +58,15 @@ public final class Registry: Sendable {
     }
 
     /// Runs `body` in an immediate transaction, so writers in other processes wait their turn,
-    /// and bumps the generation when it commits.
-    func write<T>(_ what: String, _ body: (Database) throws -> T) throws(RegistryError) -> T {
+    /// and bumps the generation when it commits, unless `bumpsGeneration` is false: for a
+    /// write no cached answer depends on.
+    func write<T>(_ what: String, bumpsGeneration: Bool = true, _ body: (Database) throws -> T) throws(RegistryError) -> T {
         do {
             return try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
-                    try db.execute(sql: "UPDATE generation SET value = value + 1 WHERE id = 1")
+                    if bumpsGeneration { try db.execute(sql: "UPDATE generation SET value = value + 1 WHERE id = 1") }
                     return .commit
                 }
                 return result!

@@ -118,6 +118,18 @@ import Testing
         #expect(try terminal.waitForExit() == 0)
     }
 
+    @Test func theListOffersWhatThisUserPickedRecentlyFirst() throws {
+        #expect(try appex.run(["action", "--text", "x", "--to", Self.wordCount]).status == 0)
+        let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["action", "--text", "a b"],
+                                          environment: test.environment)
+        let rows = try terminal.waitForScreen(containing: "Send a text to:").split(separator: "\n").map(String.init)
+        #expect(rows[1].hasPrefix("› 1  Word Count"), "\(rows)")
+        #expect(rows[1].hasSuffix("(recent)"), "\(rows)")
+        terminal.send(PseudoTerminal.Keys.enter)
+        try terminal.waitForScreen(containing: "2 words, 3 characters, 1 line")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test func aPersonPicksByNumberOrCancelsWithQ() throws {
         let picked = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["action", "--text", "abc"],
                                         environment: test.environment)

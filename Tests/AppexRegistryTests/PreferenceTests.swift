@@ -4,7 +4,8 @@ import AppexTesting
 import Foundation
 import Testing
 
-/// The user's enable/disable and order choices, and their persistence across reinstalls.
+/// The user's enable/disable and order choices, their persistence across reinstalls, and the
+/// extensions they pick in hosts' lists.
 @Suite final class PreferenceTests {
     let test: TestHome
     let registry: Registry
@@ -50,5 +51,29 @@ import Testing
         #expect(app?.message.contains("is an app") == true)
         let unknown = #expect(throws: RegistryError.self) { try registry.setEnabled(false, extension: "com.example.nope") }
         #expect(unknown?.code == .notInstalled)
+    }
+}
+
+/// The extensions a user picks in a host's list are remembered, most recent first.
+extension PreferenceTests {
+    @Test func picksComeBackMostRecentFirstAmongTheGivenExtensionsOnly() throws {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        try registry.recordPick(of: "com.example.notes.uppercase", at: start)
+        try registry.recordPick(of: "COM.EXAMPLE.TEXTTOOLS.WORDCOUNT", at: start + 10)
+        try registry.recordPick(of: "com.example.notes.share", at: start + 20)
+        let actions = ["com.example.notes.uppercase", "com.example.texttools.checksum", "com.example.texttools.wordcount"]
+        #expect(try registry.recentlyPicked(among: actions) == ["com.example.texttools.wordcount", "com.example.notes.uppercase"])
+        #expect(try registry.recentlyPicked(among: actions, limit: 1) == ["com.example.texttools.wordcount"])
+        try registry.recordPick(of: "com.example.notes.uppercase", at: start + 30)
+        #expect(try registry.recentlyPicked(among: actions).first == "com.example.notes.uppercase")
+        #expect(try registry.recentlyPicked(among: []) == [])
+    }
+
+    @Test func aPickChangesNoCachedAnswerAndNeedsAnInstalledExtension() throws {
+        let generation = try registry.generation()
+        try registry.recordPick(of: "com.example.notes.share")
+        #expect(try registry.generation() == generation)
+        let error = #expect(throws: RegistryError.self) { try registry.recordPick(of: "com.example.nothing") }
+        #expect(error?.code == .notInstalled)
     }
 }

@@ -75,6 +75,15 @@ enum RegistryMigrations {
             }
             // Apps installed before this version declared nothing Appex read.
         }
+        migrator.registerMigration("v3: picks") { db in
+            // Which extensions this user picked in a host's list, and when, so hosts offer
+            // them first. Like preferences, picks outlive a reinstall: no foreign key.
+            try db.create(table: "extensionPick") { table in
+                table.primaryKey("extensionIdentifier", .text).collate(.nocase)
+                table.column("lastPickedAt", .datetime).notNull()
+                table.column("pickCount", .integer).notNull().defaults(to: 0)
+            }
+        }
         return migrator
     }
 }

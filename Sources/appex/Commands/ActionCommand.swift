@@ -2,6 +2,7 @@ import AppexAction
 import AppexCore
 import AppexHost
 import AppexItems
+import AppexRegistry
 import AppexWire
 import ArgumentParser
 import Foundation
@@ -42,7 +43,7 @@ struct ActionCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         do {
             let candidates = try await NSExtension.extensions(ofPoint: ExtensionPoint.action.id, matching: items)
-            chosen = try ExtensionChooser(command: "action", content: content.summary)
+            chosen = try ExtensionChooser(command: "action", content: content.summary, registry: try? Registry(home: .current))
                 .choose(from: candidates, to: to, terminal: json ? nil : Terminal.standard())
             outcome = try await withTimeout(timeout) { try await chosen.request(withInputItems: items) }
         } catch let failure as CommandFailure {
