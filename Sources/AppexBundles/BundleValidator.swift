@@ -46,9 +46,10 @@ public struct BundleValidator: Sendable {
                 "\(issue.declaration.identifier): \(issue.reason)"
             ))
         }
-        diagnostics += checkDeclaredPoints(of: app)
         // A reinstall's declarations replace the ones the installed version made.
-        let points = points.removingDeclarations(of: app.info.identifier).adding(app.info.declaredPoints)
+        let others = points.removingDeclarations(of: app.info.identifier)
+        diagnostics += checkDeclaredPoints(of: app, against: others)
+        let points = others.adding(app.info.declaredPoints)
         var seen: [String: String] = [:]
         for plugIn in app.extensions {
             let display = appName + "/" + BundleLayout.plugIns + "/" + plugIn.url.lastPathComponent
@@ -115,10 +116,9 @@ public struct BundleValidator: Sendable {
     }
 
     /// The app's declarations must not take an identifier the system or another installed
-    /// app already uses.
-    private func checkDeclaredPoints(of app: AppBundle) -> [Diagnostic] {
-        let others = points.removingDeclarations(of: app.info.identifier)
-        return app.info.declaredPoints.compactMap { declared in
+    /// app (`others`) already uses.
+    private func checkDeclaredPoints(of app: AppBundle, against others: ExtensionPointCatalog) -> [Diagnostic] {
+        app.info.declaredPoints.compactMap { declared in
             guard let existing = others[declared.id] else { return nil }
             let owner = existing.declaringApp.map { "the installed app \($0)" } ?? "the system"
             return Diagnostic(

@@ -86,22 +86,18 @@ struct PointSummary: Encodable {
         declaringApp = point.declaringApp
         visibility = point.visibility.rawValue
         memoryLimitMiB = point.policy.memoryLimit / 1_048_576
-        launchDeadlineMilliseconds = Self.milliseconds(point.policy.launchDeadline)
-        requestDeadlineMilliseconds = point.policy.requestDeadline.map(Self.milliseconds)
+        launchDeadlineMilliseconds = point.policy.launchDeadline.wholeMilliseconds
+        requestDeadlineMilliseconds = point.policy.requestDeadline?.wholeMilliseconds
         requiresActivationRule = point.policy.requiresActivationRule
         mayOpenURLs = point.policy.mayOpenURLs
     }
 
     /// The policy in one line, for people.
     static func policyLine(_ policy: ExtensionPointPolicy) -> String {
-        let request = policy.requestDeadline.map { "\(milliseconds($0)) ms" } ?? "none"
-        return "memory \(policy.memoryLimit / 1_048_576) MiB, launch deadline \(milliseconds(policy.launchDeadline)) ms, "
+        let request = policy.requestDeadline.map { "\($0.wholeMilliseconds) ms" } ?? "none"
+        return "memory \(policy.memoryLimit / 1_048_576) MiB, launch deadline \(policy.launchDeadline.wholeMilliseconds) ms, "
             + "request deadline \(request), activation rule \(policy.requiresActivationRule ? "required" : "optional"), "
             + "opens URLs: \(policy.mayOpenURLs ? "yes" : "no")"
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }
 
