@@ -14,7 +14,7 @@ let sampleExecutables = ["notes", "NotesShare", "NotesAction", "photos", "Photos
 /// statically, which starts them in about a third of the time (see BENCHMARKS.md).
 let sampleExtensions = ["NotesShare", "NotesAction", "PhotosShare", "PhotosWidget", "WordCount", "Checksum"]
 /// Code a sample app shares with its extensions, linked into each, by sample.
-let sampleLibraries: [String: [Target.Dependency]] = ["texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
+let sampleLibraries: [String: [Target.Dependency]] = ["NotesShare": ["AppexShare"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
 /// How extension executables and appexd link: the Swift runtime and Foundation statically,
 /// with lld, and relative relocations packed (DT_RELR, which needs glibc 2.36 or later), so
 /// the loader reads 13 KB of them instead of 1.7 MB. An idle appexd is 23 MiB resident this
@@ -45,6 +45,7 @@ var package = Package(
         .library(name: "AppexSandbox", targets: ["AppexSandbox"]),
         .library(name: "AppexHost", targets: ["AppexHost"]),
         .library(name: "AppexAction", targets: ["AppexAction"]),
+        .library(name: "AppexShare", targets: ["AppexShare"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
         .library(name: "AppexItems", targets: ["AppexItems"]),
         .library(name: "AppexSession", targets: ["AppexSession"]),
@@ -74,6 +75,7 @@ var package = Package(
         .target(name: "AppexHost", dependencies: ["AppexCore", "AppexIPC", "AppexItems", "AppexSession"]),
         // The Action point's host glue: the returned items, loaded as the content that replaces the host's.
         .target(name: "AppexAction", dependencies: ["AppexCore", "AppexItems"]),
+        .target(name: "AppexShare", dependencies: ["AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
         .target(name: "AppexGroups", dependencies: ["AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication"),
         .target(name: "AppexKit", dependencies: ["AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
@@ -105,7 +107,7 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexWire", "appexd",
+                "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexWire", "appexd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
@@ -133,7 +135,7 @@ var package = Package(
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",
-            dependencies: ["AppexKit"],
+            dependencies: ["AppexKit", "AppexShare"],
             path: "Tests/Fixtures/FaultExtension",
             linkerSettings: staticSwiftLinkerSettings
         ),
@@ -141,7 +143,7 @@ var package = Package(
             name: "AppexRuntimeTests",
             dependencies: [
                 "AppexCore", "AppexGroups", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
-                "AppexSystem", "AppexTesting", "AppexWire",
+                "AppexShare", "AppexSystem", "AppexTesting", "AppexWire",
             ]
         ),
     ] + sampleExecutables.map {

@@ -37,8 +37,8 @@ public struct DaemonConfiguration: Sendable {
         self.sandbox = sandbox
     }
 
-    /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS` and
-    /// `APPEX_REQUEST_DEADLINE_MS` (milliseconds), `APPEX_MEMORY_LIMIT_MB` (mebibytes) and
+    /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS`,
+    /// `APPEX_REQUEST_DEADLINE_MS` and `APPEX_TERMINATION_GRACE_MS` (milliseconds), `APPEX_MEMORY_LIMIT_MB` (mebibytes) and
     /// `APPEX_PROCESS_LIMIT` (processes and threads).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
         func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
@@ -46,6 +46,7 @@ public struct DaemonConfiguration: Sendable {
         configuration.idleGracePeriodOverride = milliseconds("APPEX_IDLE_GRACE_MS")
         configuration.launchDeadlineOverride = milliseconds("APPEX_LAUNCH_DEADLINE_MS")
         configuration.requestDeadlineOverride = milliseconds("APPEX_REQUEST_DEADLINE_MS")
+        if let grace = milliseconds("APPEX_TERMINATION_GRACE_MS") { configuration.terminationGrace = grace }
         configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }
         configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
         return configuration

@@ -4,6 +4,7 @@ import AppexSession
 import AppexSystem
 import AppexWire
 import Foundation
+import Synchronization
 
 /// The host's end of one session with an extension process: its connection, and the
 /// providers of the requests sent on it, which it serves as the extension loads them.
@@ -15,6 +16,11 @@ final class HostSession: Sendable {
     let pid: Int32
     let connection: Connection
     let providers = ProviderServer()
+    /// Whether the extension has sent a point message, which shows it speaks protocol
+    /// version 5: only then may the host send one (docs/wire.md, "Point messages").
+    private let heardPointMessage = Atomic(false)
+
+    var speaksPointMessages: Bool { heardPointMessage.load(ordering: .acquiring) }
 
     init(id: UInt64, socket: FileDescriptor, extensionIdentifier: String, pid: Int32) {
         self.id = id
@@ -41,6 +47,9 @@ final class HostSession: Sendable {
             switch incoming.message {
             case .welcome:
                 break
+            case .pointMessage:
+                heardPointMessage.store(true, ordering: .releasing)
+                handle(incoming)
             case .loadRequest(let load):
                 providers.serve(load) { [connection] result, descriptors in
                     try? connection.send(.loadResult(result), descriptors: descriptors)

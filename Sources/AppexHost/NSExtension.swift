@@ -35,7 +35,7 @@ public final class NSExtension: Sendable {
         var interruptions: [UUID: ExtensionInterruption] = [:]
     }
 
-    private let home: AppexHome
+    let home: AppexHome
     private let blocks = Mutex(Blocks())
 
     private init(summary: ExtensionSummary, home: AppexHome) {
@@ -178,7 +178,7 @@ public final class NSExtension: Sendable {
     }
 
     /// Looks up ``userFilePickerBlock`` when an extension asks, so one set after the request began counts.
-    private var filePicker: RequestBroker.FilePicker {
+    var filePicker: RequestBroker.FilePicker {
         { [self] in userFilePickerBlock }
     }
 
@@ -196,7 +196,7 @@ public final class NSExtension: Sendable {
 }
 
 /// Holds one request's outcome until someone awaits it.
-private final class OutcomeBox: Sendable {
+final class OutcomeBox: Sendable {
     private let state = Mutex<(outcome: ExtensionRequestOutcome?, waiter: CheckedContinuation<ExtensionRequestOutcome, Never>?)>((nil, nil))
 
     func set(_ outcome: ExtensionRequestOutcome) {

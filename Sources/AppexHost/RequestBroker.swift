@@ -23,6 +23,8 @@ final class RequestBroker: Sendable {
     typealias Deliver = @Sendable (UUID, ExtensionRequestOutcome) -> Void
     /// The host's file picker for a request, looked up when the extension asks: nil if it has none.
     typealias FilePicker = @Sendable () -> NSExtension.FilePicker?
+    /// Takes the extension's point messages about a request, in order, on a background thread.
+    typealias PointMessages = @Sendable (PointMessage) -> Void
 
     private struct Request {
         var lifecycle = RequestLifecycle()
@@ -30,6 +32,7 @@ final class RequestBroker: Sendable {
         var pid: Int32 = -1
         let deliver: Deliver
         var filePicker: FilePicker = { nil }
+        var pointMessages: PointMessages?
     }
 
     private struct State {
@@ -94,13 +97,15 @@ final class RequestBroker: Sendable {
 
     /// Starts a request to `extensionIdentifier` with `items`. `deliver` gets its outcome,
     /// once, on a background thread. Throws if appexd refuses to start it.
+    /// `pointMessages`, if given, gets the extension's point messages about the request.
     func begin(_ extensionIdentifier: String, items: [NSExtensionItem], requestID: UUID = UUID(), filePicker: @escaping FilePicker = { nil },
-               deliver: @escaping Deliver) async throws(ErrorInfo) -> UUID {
-        if let session = beginOnLiveSession(extensionIdentifier, requestID: requestID, filePicker: filePicker, deliver: deliver) {
+               pointMessages: PointMessages? = nil, deliver: @escaping Deliver) async throws(ErrorInfo) -> UUID {
+        let request = Request(extensionIdentifier: extensionIdentifier, deliver: deliver, filePicker: filePicker, pointMessages: pointMessages)
+        if let session = beginOnLiveSession(request, requestID: requestID) {
             send(requestID, items: items, on: session)
             return requestID
         }
-        state.withLock { $0.requests[requestID] = Request(extensionIdentifier: extensionIdentifier, deliver: deliver, filePicker: filePicker) }
+        state.withLock { $0.requests[requestID] = request }
         let started: RequestStarted
         let socket: FileDescriptor?
         do throws(ErrorInfo) {
@@ -147,14 +152,14 @@ final class RequestBroker: Sendable {
     /// that takes requests and appexd speaks `RequestBegun`; returns the session. The
     /// request is recorded on the session before appexd hears of it, so that however the
     /// process ends, appexd's report, which names the session, reaches the request.
-    private func beginOnLiveSession(_ extensionIdentifier: String, requestID: UUID, filePicker: @escaping FilePicker,
-                                    deliver: @escaping Deliver) -> HostSession? {
+    private func beginOnLiveSession(_ request: Request, requestID: UUID) -> HostSession? {
         guard daemon.version >= WireVersion.directRequests else { return nil }
         let session = state.withLock { state -> HostSession? in
-            guard let session = state.sessions.values.first(where: { $0.runs(extensionIdentifier) && !state.retired.contains($0.id) }) else {
+            guard let session = state.sessions.values.first(where: { $0.runs(request.extensionIdentifier) && !state.retired.contains($0.id) }) else {
                 return nil
             }
-            var request = Request(extensionIdentifier: extensionIdentifier, pid: session.pid, deliver: deliver, filePicker: filePicker)
+            var request = request
+            request.pid = session.pid
             _ = request.lifecycle.started(session: session.id)
             state.requests[requestID] = request
             return session
@@ -213,6 +218,26 @@ final class RequestBroker: Sendable {
         }
     }
 
+    /// Sends the extension serving `requestID` one of its point's messages. Throws if the
+    /// request isn't running, or its extension hasn't shown that it speaks point messages by
+    /// sending one first.
+    func send(_ name: String, body: [UInt8], sequence: UInt64, for requestID: UUID) throws(ErrorInfo) {
+        let session = state.withLock { state -> HostSession? in
+            state.requests[requestID]?.lifecycle.session.flatMap { state.sessions[$0] }
+        }
+        guard let session else {
+            throw AppexErrorDomain.runtimeError(1, "request \(requestID) is not running, so \(name) can't be sent to it")
+        }
+        guard session.speaksPointMessages else {
+            throw AppexErrorDomain.runtimeError(1, "\(session.extensionIdentifier) has not spoken point messages on its session (protocol version \(WireVersion.pointMessages)), so \(name) can't be sent to it")
+        }
+        do throws(ConnectionError) {
+            try session.connection.send(.pointMessage(PointMessage(requestID: requestID, sequence: sequence, name: name, body: body)))
+        } catch {
+            throw AppexErrorDomain.runtimeError(1, "\(name) could not reach \(session.extensionIdentifier): \(error)")
+        }
+    }
+
     /// Cancels `requestID` on the host's behalf: its outcome is a cancellation, and appexd
     /// is told the host no longer waits.
     func cancel(_ requestID: UUID) {
@@ -241,19 +266,43 @@ final class RequestBroker: Sendable {
             finish(answer.requestID, outcome, inSession: session, acknowledge: !answer.withoutAcknowledgement)
         case .cancelledRequest(let cancelled):
             finish(cancelled.requestID, .cancelled(cancelled.error.nsError), inSession: session)
+        case .pointMessage(let message):
+            let receiver = state.withLock { state -> PointMessages?? in
+                guard let request = state.requests[message.requestID], request.lifecycle.session == session else { return nil }
+                return .some(request.pointMessages)
+            }
+            switch receiver {
+            case .some(.some(let receive)): receive(message)
+            case .some(.none): refuseConversation(message, session: session)
+            case .none: Self.log("the extension sent \(message.name) for request \(message.requestID), which is not running on session \(session); dropped")
+            }
         case .failure:
             // The extension could not start; appexd reports why as an interruption.
             break
         default:
             let connection = state.withLock { $0.sessions[session]?.connection }
-            FileHandle.standardError.write(Data("appex: the extension sent \(incoming.message.name) on session \(session), which a host never receives; closing it\n".utf8))
+            Self.log("the extension sent \(incoming.message.name) on session \(session), which a host never receives; closing it")
             connection?.close()
         }
     }
 
-    /// appexd asks this host to close `session`, idle for its grace period. A request sent
-    /// on it meanwhile keeps it open: that request's `RequestBegun`, on its way to appexd,
-    /// makes the process busy again.
+    /// Ends a request whose extension wants to talk while it runs (a Share extension's
+    /// compose sheet, say) when its host started it as a plain request, which would
+    /// otherwise wait for an answer that can't come.
+    private func refuseConversation(_ message: PointMessage, session: UInt64) {
+        let name = state.withLock { $0.sessions[session]?.extensionIdentifier } ?? "the extension"
+        let error = AppexErrorDomain.runtimeError(
+            5, "\(name) sent its point's \"\(message.name)\" message, which this host doesn't take: the extension waits for a host that talks with it while it runs",
+            recovery: "Use a host that draws the point's interface: `appex share` for a Share extension's compose sheet, or beginInteractiveRequest(withInputItems:) (AppexShare's ComposeSession) in an app.")
+        if finish(message.requestID, .cancelled(error.nsError), inSession: session, notifyDaemon: false) {
+            try? daemon.connection.send(.cancelRequest(RequestReference(message.requestID)))
+        }
+    }
+
+    private static func log(_ message: String) {
+        FileHandle.standardError.write(Data("\(ProcessInfo.processInfo.processName): \(message)\n".utf8))
+    }
+
     /// Shows the user the picker of the request the extension names, and answers appexd with
     /// the files picked, opened read-only, or why there are none.
     private func pickFiles(_ asked: PickFiles) {
@@ -279,6 +328,9 @@ final class RequestBroker: Sendable {
         return (handover.answer(asked.call), handover.descriptors)
     }
 
+    /// appexd asks this host to close `session`, idle for its grace period. A request sent
+    /// on it meanwhile keeps it open: that request's `RequestBegun`, on its way to appexd,
+    /// makes the process busy again.
     private func sessionIdle(_ session: UInt64) {
         let idle = state.withLock { state -> HostSession? in
             guard let open = state.sessions[session],

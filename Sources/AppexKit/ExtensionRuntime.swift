@@ -18,6 +18,10 @@ final class ExtensionRuntime: Sendable {
     private struct State {
         /// Completion handlers waiting for the host's acknowledgement, by request.
         var awaitingAcknowledgement: [UUID: @Sendable (Bool) -> Void] = [:]
+        /// The requests not answered yet, which the host's point messages may name.
+        var running: [UUID: PointChannel] = [:]
+        /// The highest protocol version the host's `Hello` offered.
+        var hostVersion: UInt32 = WireVersion.minimum
         var ending = false
     }
 
@@ -105,11 +109,19 @@ final class ExtensionRuntime: Sendable {
     private func handleSession(_ incoming: IncomingMessage) {
         switch incoming.message {
         case .hello(let hello):
-            try? session.send(.welcome(Welcome(version: min(hello.maximumVersion, WireVersion.current), pid: getpid(), name: bundleIdentifier)))
+            let version = min(hello.maximumVersion, WireVersion.current)
+            state.withLock { $0.hostVersion = version }
+            try? session.send(.welcome(Welcome(version: version, pid: getpid(), name: bundleIdentifier)))
         case .extensionRequest(let request):
             let items = loads.items(request.items, requestID: request.requestID)
             let context = NSExtensionContext(requestIdentifier: request.requestID, inputItems: items, runtime: self)
+            state.withLock { $0.running[request.requestID] = context.pointChannel }
             begin(context)
+        case .pointMessage(let message):
+            guard let channel = state.withLock({ $0.running[message.requestID] }) else {
+                return Self.log("the host sent \(message.name) for request \(message.requestID), which is not running here; dropped")
+            }
+            channel.receive(message)
         case .loadResult(let result):
             if !loads.receive(result, in: incoming) { Self.log("the host answered load \(result.loadID), which no one asked for; ignored") }
         case .requestAcknowledged(let reference):
@@ -119,6 +131,17 @@ final class ExtensionRuntime: Sendable {
             Self.log("the host sent \(incoming.message.name), which an extension never receives; closing the session")
             session.close()
         }
+    }
+
+    /// The protocol version agreed with the host.
+    var hostVersion: UInt32 { state.withLock { $0.hostVersion } }
+
+    /// Whether the host speaks point messages.
+    var hostSpeaksPointMessages: Bool { hostVersion >= WireVersion.pointMessages }
+
+    /// Forgets a request the extension has answered: the host's later point messages about it are dropped.
+    func answered(_ requestID: UUID) {
+        state.withLock { $0.running.removeValue(forKey: requestID) }?.close()
     }
 
     /// Sends the request's items, then runs `completionHandler` once the host acknowledges them.

@@ -16,6 +16,10 @@ public final class NSExtensionContext: Sendable {
     /// crosses until the extension asks for a type.
     public let inputItems: [NSExtensionItem]
 
+    /// The request's own messages with the host, for the point's module (the compose sheet
+    /// of Share, the content of a Today widget).
+    public let pointChannel: PointChannel
+
     let runtime: ExtensionRuntime
     private let answered = Atomic(false)
 
@@ -23,6 +27,7 @@ public final class NSExtensionContext: Sendable {
         self.requestIdentifier = requestIdentifier
         self.inputItems = inputItems
         self.runtime = runtime
+        pointChannel = PointChannel(requestID: requestIdentifier, runtime: runtime)
     }
 
     /// Ends the request with `items` for the host.
@@ -80,6 +85,7 @@ public final class NSExtensionContext: Sendable {
             ExtensionRuntime.log("\(call) was called after request \(requestIdentifier) was already answered; the host keeps the first answer")
             return false
         }
+        runtime.answered(requestIdentifier)
         return true
     }
 }

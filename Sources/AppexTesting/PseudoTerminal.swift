@@ -50,26 +50,37 @@ public final class PseudoTerminal: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment.merging(["TERM": "xterm-256color", "COLUMNS": "\(columns)", "LINES": "\(rows)"]) { $1 }
+        // The test keeps its own copy of the terminal's other end until the program has
+        // exited and everything it wrote has been read: once every copy is closed, Linux may
+        // answer the last reads with EIO and drop what was still buffered.
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.standardInput = terminal
         process.standardOutput = terminal
         process.standardError = terminal
         let received = self.received
         let descriptor = master
+        let process = self.process
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let polled = poll(&ready, 1, 50)
+                if polled < 0 && errno == EINTR { continue }
+                if polled == 0 {
+                    // Nothing more to read: done once the program has exited.
+                    if !process.isRunning { break }
+                    continue
+                }
                 let count = read(descriptor, &buffer, buffer.count)
                 if count < 0 && errno == EINTR { continue }
-                // EIO once the program and every copy of the terminal's other end are gone.
                 guard count > 0 else { break }
                 received.bytes.withLock { $0 += buffer[..<count] }
             }
+            try? terminal.close()
             received.ended.store(true, ordering: .releasing)
             received.finished.signal()
         }
         try process.run()
-        try terminal.close()
         reader.start()
     }
 
@@ -110,7 +121,7 @@ public final class PseudoTerminal: Sendable {
             let shown = screen
             if shown.contains(text) { return shown }
             guard ContinuousClock.now < deadline, process.isRunning || !received.ended.load(ordering: .acquiring) else {
-                throw TerminalWaitError(expected: text, screen: shown)
+                throw TerminalWaitError(expected: text, screen: shown, exitStatus: process.isRunning ? nil : process.terminationStatus)
             }
             usleep(10_000)
         }
@@ -131,5 +142,9 @@ public final class PseudoTerminal: Sendable {
 public struct TerminalWaitError: Error, CustomStringConvertible {
     public var expected: String
     public var screen: String
-    public var description: String { "waited for \(expected); the screen shows:\n\(screen)" }
+    /// The program's exit status, if it ended before the screen showed what was expected.
+    public var exitStatus: Int32?
+    public var description: String {
+        "waited for \(expected)\(exitStatus.map { ", but the program exited with status \($0)" } ?? ""); the screen shows:\n\(screen)"
+    }
 }

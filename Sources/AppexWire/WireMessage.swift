@@ -38,6 +38,7 @@ public enum WireMessage: Sendable, Hashable {
     case completeRequest(RequestItems)
     case cancelledRequest(CancelledRequest)
     case requestAcknowledged(RequestReference)
+    case pointMessage(PointMessage)
 
     /// The type number in the frame header.
     public var type: UInt16 {
@@ -73,6 +74,7 @@ public enum WireMessage: Sendable, Hashable {
         case .completeRequest: 43
         case .cancelledRequest: 44
         case .requestAcknowledged: 45
+        case .pointMessage: 46
         }
     }
 
@@ -110,6 +112,7 @@ public enum WireMessage: Sendable, Hashable {
         case .completeRequest: "CompleteRequest"
         case .cancelledRequest: "CancelledRequest"
         case .requestAcknowledged: "RequestAcknowledged"
+        case .pointMessage: "PointMessage"
         }
     }
 
@@ -141,6 +144,7 @@ public enum WireMessage: Sendable, Hashable {
         case .loadRequest(let m): m.encoded()
         case .loadResult(let m): m.encoded()
         case .cancelledRequest(let m): m.encoded()
+        case .pointMessage(let m): m.encoded()
         }
     }
 
@@ -192,6 +196,7 @@ public enum WireMessage: Sendable, Hashable {
         case 43: self = .completeRequest(try RequestItems(decoding: p))
         case 44: self = .cancelledRequest(try CancelledRequest(decoding: p))
         case 45: self = .requestAcknowledged(try RequestReference(decoding: p))
+        case 46: self = .pointMessage(try PointMessage(decoding: p))
         default: throw WireError(.unknownMessageType, at: 0, "message type \(frame.type) is not defined in protocol version \(WireVersion.current)")
         }
     }

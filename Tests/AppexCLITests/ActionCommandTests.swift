@@ -8,26 +8,17 @@ import Testing
 /// installed samples: Text Tools' Word Count and Checksum run in their own sandboxed
 /// processes, and the list is driven with keys on a pseudo-terminal.
 @Suite final class ActionCommandTests {
-    let test: TestHome
-    let appex: CommandRunner
+    let samples: SampleHome
+    var appex: CommandRunner { samples.appex }
     static let wordCount = "com.example.texttools.wordcount"
     static let checksum = "com.example.texttools.checksum"
 
     init() throws {
-        test = try TestHome()
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
-        for app in try SampleApps.assemble(into: test.scratch.appendingPathComponent("build")) {
-            let installed = try appex.run(["install", app.path])
-            try #require(installed.status == 0, "\(installed.standardError)")
-        }
-    }
-
-    deinit {
-        for pid in test.daemonProcessIDs() { kill(pid, SIGKILL) }
+        samples = try SampleHome()
     }
 
     func file(_ name: String, _ contents: String) throws -> String {
-        let url = test.scratch.appendingPathComponent(name)
+        let url = samples.test.scratch.appendingPathComponent(name)
         try Data(contents.utf8).write(to: url)
         return url.path
     }
@@ -50,7 +41,7 @@ import Testing
         #expect(printed.status == 0, "\(printed.standardError)")
         #expect(printed.standardOutput == "\(try sha256sum(path))  report.txt\n")
 
-        let output = test.scratch.appendingPathComponent("report.sha256").path
+        let output = samples.test.scratch.appendingPathComponent("report.sha256").path
         let written = try appex.run(["action", path, "--to", Self.checksum, "--output", output])
         #expect(written.status == 0, "\(written.standardError)")
         #expect(written.standardOutput.isEmpty)
@@ -61,7 +52,7 @@ import Testing
     @Test func oneResultIsWrittenAtOutputAndSeveralIntoAFolderThere() throws {
         let first = try file("a.txt", "alpha\n")
         let second = try file("b.txt", "beta\n")
-        let sums = test.scratch.appendingPathComponent("sums")
+        let sums = samples.test.scratch.appendingPathComponent("sums")
         let one = try appex.run(["action", first, second, "--to", Self.checksum, "--output", sums.path, "--json"])
         #expect(one.status == 0, "\(one.standardError)")
         #expect(try String(contentsOf: sums, encoding: .utf8) == "\(try sha256sum(first))  a.txt\n\(try sha256sum(second))  b.txt\n")
@@ -71,7 +62,7 @@ import Testing
         #expect(report["output"] as? String == sums.path)
 
         // Make Uppercase returns each text attachment: the text's and the file's.
-        let folder = test.scratch.appendingPathComponent("upper")
+        let folder = samples.test.scratch.appendingPathComponent("upper")
         let several = try appex.run(["action", first, "--text", "gamma", "--to", "com.example.notes.uppercase", "--output", folder.path])
         #expect(several.status == 0, "\(several.standardError)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -101,8 +92,7 @@ import Testing
     }
 
     @Test func aPersonPicksTheActionWithTheArrowKeysOnATerminal() throws {
-        let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["action", "--text", "one two three"],
-                                          environment: test.environment)
+        let terminal = try samples.terminal(["action", "--text", "one two three"])
         let list = try terminal.waitForScreen(containing: "Send a text to:")
         #expect(list.contains("Make Uppercase"))
         #expect(list.contains("Word Count"))
@@ -120,8 +110,7 @@ import Testing
 
     @Test func theListOffersWhatThisUserPickedRecentlyFirst() throws {
         #expect(try appex.run(["action", "--text", "x", "--to", Self.wordCount]).status == 0)
-        let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["action", "--text", "a b"],
-                                          environment: test.environment)
+        let terminal = try samples.terminal(["action", "--text", "a b"])
         let rows = try terminal.waitForScreen(containing: "Send a text to:").split(separator: "\n").map(String.init)
         #expect(rows[1].hasPrefix("› 1  Word Count"), "\(rows)")
         #expect(rows[1].hasSuffix("(recent)"), "\(rows)")
@@ -131,16 +120,14 @@ import Testing
     }
 
     @Test func aPersonPicksByNumberOrCancelsWithQ() throws {
-        let picked = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["action", "--text", "abc"],
-                                        environment: test.environment)
+        let picked = try samples.terminal(["action", "--text", "abc"])
         let rows = try picked.waitForScreen(containing: "Send a text to:").split(separator: "\n")
         let number = try #require(rows.first { $0.contains("Make Uppercase") }?.split(separator: " ").first { Int($0) != nil })
         picked.send(String(number))
         try picked.waitForScreen(containing: "ABC")
         #expect(try picked.waitForExit() == 0)
 
-        let cancelled = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["action", "--text", "abc"],
-                                           environment: test.environment)
+        let cancelled = try samples.terminal(["action", "--text", "abc"])
         try cancelled.waitForScreen(containing: "Send a text to:")
         cancelled.send("q")
         try cancelled.waitForScreen(containing: "cancelled; nothing was sent")

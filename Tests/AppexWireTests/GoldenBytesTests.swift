@@ -126,4 +126,13 @@ import Testing
                          "0a100123456789abcdeffedcba987654321012500a1c0a024869121610021a120a100a064e53466f6e7412060a044d6f6e6f1a090a070a016b120210022225"
                          + "080112001a1f0a0b7075626c69632e6a70656710011801220c120a10d2091a05612e6a7067")
     }
+
+    @Test func pointMessageCarriesItsBodyUnread() throws {
+        // 0a 10 <16 bytes>   field 1 (request_id), 16 bytes
+        // 10 02              field 2 (sequence): 2
+        // 1a 04 74657874     field 3 (name): "text"
+        // 22 02 7b7d         field 4 (body): the two bytes "{}", which the wire does not read
+        try expectGolden(.pointMessage(PointMessage(requestID: WireSamples.secondID, sequence: 2, name: "text", body: Array("{}".utf8))),
+                         "0a100123456789abcdeffedcba987654321010021a047465787422027b7d")
+    }
 }

@@ -139,6 +139,8 @@ enum WireSamples {
         .completeRequest(RequestItems(requestID: thirdID, items: [richItem], withoutAcknowledgement: true)),
         .cancelledRequest(CancelledRequest(requestID: firstID, error: errorInfo)),
         .requestAcknowledged(RequestReference(thirdID)),
+        .pointMessage(PointMessage(requestID: secondID, sequence: 3, name: "sheet", body: Array(#"{"contentText":"hi ✎"}"#.utf8))),
+        .pointMessage(PointMessage(requestID: thirdID, sequence: .max, name: "", body: [])),
     ]
 
     /// Every message's frame, each announcing as many descriptors as its index modulo 3.

@@ -1,42 +1,95 @@
-// The NotesShare extension: files the text and links it is given as notes in the Notes
-// app group, where the Notes app reads them.
+// The NotesShare extension: the standard compose sheet, whose post files the text and the
+// links it was given as a note in the Notes app group, where the Notes app and its widget
+// read it.
 import AppexKit
+import AppexShare
 import Foundation
 
-/// Saves each item's text, text attachments and links as a note, one file per item, in
-/// `Shared Notes/` of the group container, each a coordinated write; then counts them and
+/// The compose sheet of "Add to Notes": the text to file, at most 500 characters, and the
+/// folder to file it in, picked from a list. Post saves the note, one file per post, in
+/// `Shared Notes/` of the group container, in a coordinated write; then counts the notes and
 /// names the last in the group's shared defaults, which the app reads with `notes list`.
-final class ShareHandler: NSExtensionRequestHandling {
+final class ShareViewController: SLComposeServiceViewController {
     static let group = "group.com.example.notes"
+    static let limit = 500
+    static let folders = ["Inbox", "Ideas", "Work"]
 
-    func beginRequest(with context: NSExtensionContext) {
+    private var folder = "Inbox"
+    private lazy var folderItem: SLComposeSheetConfigurationItem = {
+        let item = SLComposeSheetConfigurationItem()
+        item.title = "Folder"
+        item.value = folder
+        item.tapHandler = { [unowned self] in pickFolder() }
+        return item
+    }()
+
+    required init() {
+        super.init()
+        placeholder = "Write a note"
+    }
+
+    override func isContentValid() -> Bool {
+        let count = contentText.count
+        charactersRemaining = NSNumber(value: Self.limit - count)
+        return count <= Self.limit && !contentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+
+    /// The folder row, starting at the folder of the last post.
+    override func configurationItems() -> [Any]! {
+        if let last = GroupDefaults(suiteName: Self.group)?.string(forKey: "lastSharedFolder"), Self.folders.contains(last) {
+            folder = last
+            folderItem.value = last
+        }
+        return [folderItem]
+    }
+
+    private func pickFolder() {
+        let list = ComposeOptionList(title: "Folder", options: Self.folders, selected: Self.folders.firstIndex(of: folder))
+        list.didSelect = { [unowned self] index in
+            folder = Self.folders[index]
+            folderItem.value = folder
+            popConfigurationViewController()
+        }
+        pushConfigurationViewController(list)
+    }
+
+    override func didSelectPost() {
+        guard let context = extensionContext else { return }
+        let text = contentText
+        let folder = folder
         Task {
             do {
-                guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Self.group),
-                      let defaults = GroupDefaults(suiteName: Self.group)
-                else {
-                    throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "NotesShare has no container for \(Self.group)"])
-                }
-                let folder = container.appendingPathComponent("Shared Notes", isDirectory: true)
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                var saved: [String] = []
-                for item in context.inputItems {
-                    let note = try await Self.note(for: item)
-                    guard !note.isEmpty else { continue }
-                    let file = folder.appendingPathComponent("\(context.requestIdentifier.uuidString.prefix(8))-\(saved.count + 1).txt")
-                    try Self.write(note, to: file)
-                    saved.append(file.path)
-                    defaults.set(note.split(separator: "\n").first.map(String.init), forKey: "lastSharedNote")
-                }
-                let total = defaults.update(forKey: "sharedNoteCount") { (($0 as? Int) ?? 0) + saved.count } as? Int ?? saved.count
-                let receipt = NSExtensionItem()
-                receipt.attributedContentText = NSAttributedString(string: "Saved \(saved.count) note(s) to \(Self.group); \(total) shared so far")
-                receipt.userInfo?["savedFiles"] = .array(saved.map(PropertyListValue.string))
+                let receipt = try await Self.file(text, in: folder, with: context)
                 await context.completeRequest(returningItems: [receipt])
             } catch {
                 context.cancelRequest(withError: error)
             }
         }
+    }
+
+    /// Saves the note and returns the receipt the host shows.
+    private static func file(_ text: String, in folder: String, with context: NSExtensionContext) async throws -> NSExtensionItem {
+        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group),
+              let defaults = GroupDefaults(suiteName: group)
+        else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "NotesShare has no container for \(group)"])
+        }
+        var lines = [text]
+        for provider in context.inputItems.flatMap({ $0.attachments ?? [] }) where provider.hasItemConformingToTypeIdentifier(UTType.url.identifier) {
+            if let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? URL, !url.isFileURL { lines.append(url.absoluteString) }
+        }
+        let note = lines.joined(separator: "\n")
+        let notes = container.appendingPathComponent("Shared Notes", isDirectory: true)
+        try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
+        let file = notes.appendingPathComponent("\(folder)-\(context.requestIdentifier.uuidString.prefix(8)).txt")
+        try write(note, to: file)
+        defaults.set(text.split(separator: "\n").first.map(String.init) ?? "", forKey: "lastSharedNote")
+        defaults.set(folder, forKey: "lastSharedFolder")
+        let total = defaults.update(forKey: "sharedNoteCount") { (($0 as? Int) ?? 0) + 1 } as? Int ?? 1
+        let receipt = NSExtensionItem()
+        receipt.attributedContentText = NSAttributedString(string: "Saved to \(folder) in \(group); \(total) shared so far")
+        receipt.userInfo?["savedFiles"] = .array([.string(file.path)])
+        return receipt
     }
 
     /// Writes `note` to `file` in a coordinated write, replacing it whole, so the app never
@@ -48,21 +101,6 @@ final class ShareHandler: NSExtensionRequestHandling {
             do { try Data(note.utf8).write(to: url, options: .atomic) } catch { writeError = error }
         }
         if let error = coordinationError ?? writeError { throw error }
-    }
-
-    /// The item's content text, then each text attachment and link, one per line.
-    private static func note(for item: NSExtensionItem) async throws -> String {
-        var lines: [String] = []
-        if let text = item.attributedContentText?.string, !text.isEmpty { lines.append(text) }
-        for provider in item.attachments ?? [] {
-            if provider.hasItemConformingToTypeIdentifier(UTType.url.identifier) {
-                if let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? URL { lines.append(url.absoluteString) }
-            } else if provider.hasItemConformingToTypeIdentifier(UTType.plainText.identifier) {
-                let data = try await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)
-                lines.append(String(decoding: data, as: UTF8.self))
-            }
-        }
-        return lines.joined(separator: "\n")
     }
 }
 

@@ -30,7 +30,10 @@ func sharedNotes() -> (notes: [String], count: Int, last: String?)? {
     var notes: [String] = []
     for note in files {
         NSFileCoordinator().coordinate(readingItemAt: note, error: nil) { url in
-            if let text = try? String(contentsOf: url, encoding: .utf8) { notes.append(text.replacingOccurrences(of: "\n", with: " · ")) }
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
+            // "Add to Notes" names each file after the folder the user picked: Ideas-1A2B3C4D.txt.
+            let folder = note.lastPathComponent.split(separator: "-").first.map { "[\($0)] " } ?? ""
+            notes.append(folder + text.replacingOccurrences(of: "\n", with: " · "))
         }
     }
     return (notes, defaults.integer(forKey: "sharedNoteCount"), defaults.string(forKey: "lastSharedNote"))

@@ -141,7 +141,7 @@ public enum WireVersion {
     /// The lowest version accepted.
     public static let minimum: UInt32 = 1
     /// The version spoken by default.
-    public static let current: UInt32 = 4
+    public static let current: UInt32 = 5
     /// The first version with requests sent straight on a live session (`RequestBegun`)
     /// and cooperative idle ends (`SessionIdle`).
     public static let directRequests: UInt32 = 2
@@ -149,4 +149,6 @@ public enum WireVersion {
     public static let groupContainers: UInt32 = 3
     /// The first version with files the user picks for an extension (`PickFiles`).
     public static let filePicking: UInt32 = 4
+    /// The first version with extension points' own messages on a session (`PointMessage`).
+    public static let pointMessages: UInt32 = 5
 }

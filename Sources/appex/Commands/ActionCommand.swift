@@ -23,28 +23,25 @@ struct ActionCommand: AsyncParsableCommand {
 
     @OptionGroup var content: ContentOptions
 
-    @Option(help: "The Action to run, by bundle identifier; skips the list.")
-    var to: String?
+    @OptionGroup var host: HostOptions
 
     @Option(help: "Write the result here instead of printing it: the text or the one file, or a folder when several come back.",
             completion: .file())
     var output: String?
 
-    @Option(help: "Cancel the request after this many seconds without an answer; 0 waits for ever.")
-    var timeout: Double = 60
-
-    @Flag(help: "Print JSON; never asks.")
-    var json = false
-
     func run() async throws {
         let items = try content.items()
-        let chosen: NSExtension
-        let outcome: ExtensionRequestOutcome
         let started = ContinuousClock.now
+        let chosen = try await host.chooseExtension(of: [.action], for: items, content: content.summary, command: "action", on: host.terminal)
+        try await Self.perform(chosen, items: items, output: output, timeout: host.timeout, json: host.json, started: started)
+    }
+
+    /// Runs the Action `chosen` on `items` and puts what it returns in their place: printed,
+    /// or written to `output`. `appex share` runs the Actions picked from its list this way.
+    static func perform(_ chosen: NSExtension, items: [NSExtensionItem], output: String?, timeout: Double, json: Bool,
+                        started: ContinuousClock.Instant) async throws {
+        let outcome: ExtensionRequestOutcome
         do {
-            let candidates = try await NSExtension.extensions(ofPoint: ExtensionPoint.action.id, matching: items)
-            chosen = try ExtensionChooser(command: "action", content: content.summary, registry: try? Registry(home: .current))
-                .choose(from: candidates, to: to, terminal: json ? nil : Terminal.standard())
             outcome = try await withTimeout(timeout) { try await chosen.request(withInputItems: items) }
         } catch let failure as CommandFailure {
             throw failure

@@ -2,6 +2,7 @@ import AppexCore
 import AppexHost
 import AppexItems
 import AppexRegistry
+import AppexShare
 import AppexWire
 import Foundation
 
@@ -19,7 +20,7 @@ extension Demo {
             let notes = try await NSExtension.extension(withIdentifier: "com.example.notes.share", home: home)
             let shared = Self.textItem("Buy oat milk")
             shared.attachments = (shared.attachments ?? []) + [NSItemProvider(object: URL(string: "https://www.swift.org")!)]
-            try await request(notes, [shared], label: "text and a link, filed into the Notes app group")
+            try await share(notes, [shared], label: "text and a link, through its compose sheet, filed into the Notes app group")
             try readBackInTheNotesApp()
 
             let photo = root.appendingPathComponent("Sunset.png")
@@ -69,6 +70,25 @@ extension Demo {
         let elapsed = ContinuousClock.now - started
         let report = await RequestReport.make(target.identifier, outcome, took: elapsed, savingFilesIn: root.appendingPathComponent("returned"))
         print("  \(target.summary.displayName) — \(label):")
+        for line in report.lines(indent: "    ") { print(line) }
+    }
+
+    /// Shares through the extension's compose sheet, as `appex share --to` does without a
+    /// terminal: shows the sheet it sends, and posts it as it is.
+    private func share(_ target: NSExtension, _ items: [NSExtensionItem], label: String) async throws {
+        let started = ContinuousClock.now
+        let session = try await ComposeSession.begin(target, items: items)
+        print("  \(target.summary.displayName) — \(label):")
+        guard let sheet = await session.sheet(within: .seconds(30)) else {
+            session.cancel()
+            throw CommandFailure(status: 3, "\(target.summary.displayName) showed no compose sheet: \(session.failure ?? "no answer in 30 s")")
+        }
+        let remaining = sheet.charactersRemaining.map { ", \($0) characters left" } ?? ""
+        let settings = sheet.configurationItems.map { "\($0.title): \($0.value)" }.joined(separator: ", ")
+        print("    compose sheet: \"\(sheet.contentText)\"\(remaining)\(settings.isEmpty ? "" : "; " + settings); Post \(sheet.isContentValid ? "enabled" : "disabled")")
+        try session.send(.post)
+        let outcome = await session.outcome()
+        let report = await RequestReport.make(target.identifier, outcome, took: ContinuousClock.now - started, savingFilesIn: root.appendingPathComponent("returned"))
         for line in report.lines(indent: "    ") { print(line) }
     }
 

@@ -1,7 +1,9 @@
 /// A key the user pressed, as the interactive hosts read it.
 enum Key: Equatable {
     case up, down, left, right, home, end
-    case enter, escape, tab, backspace, delete
+    case enter, escape, tab, backTab, backspace, delete
+    /// An escape sequence no host uses, such as a function key: never read as Escape, which cancels.
+    case unrecognized
     /// A control key other than those above: Ctrl-D is `.control("d")`.
     case control(Character)
     /// A character to type.
@@ -17,7 +19,8 @@ enum Key: Equatable {
         case (_, UInt8(ascii: "H")), ([UInt8(ascii: "1")], UInt8(ascii: "~")): self = .home
         case (_, UInt8(ascii: "F")), ([UInt8(ascii: "4")], UInt8(ascii: "~")): self = .end
         case ([UInt8(ascii: "3")], UInt8(ascii: "~")): self = .delete
-        default: self = .escape
+        case (_, UInt8(ascii: "Z")): self = .backTab
+        default: self = .unrecognized
         }
     }
 

@@ -85,6 +85,12 @@ final class Terminal {
         }
     }
 
+    /// Whether a key is waiting to be read, without waiting for one.
+    var hasInput: Bool {
+        var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 1
+    }
+
     /// The next key, waiting for it; nil at the end of input.
     func readKey() -> Key? {
         guard let byte = readByte(waiting: nil) else { return nil }

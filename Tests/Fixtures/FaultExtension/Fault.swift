@@ -51,6 +51,16 @@ enum Fault: String {
     /// any; then read it, write through its descriptor, and open PATH, the picked file's own
     /// path: "picked NAME: CONTENT; write: …; path: …", "cancelled", or "refused: " and why).
     case attempts
+    /// With ``ComposeFault`` as its principal class, a Share extension's compose sheet with
+    /// a folder to pick and a 20-character limit; it completes a post with the text and
+    /// folder posted.
+    case compose
+    /// The compose sheet, whose `isContentValid()` never returns once the text has a "!".
+    case composeHangsValidating
+    /// The compose sheet, then a sheet that is not JSON.
+    case composeMalformedSheet
+    /// A compose sheet with 40 configuration items, more than a sheet may have.
+    case composeTooManyItems
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.
     static let current: Fault = {

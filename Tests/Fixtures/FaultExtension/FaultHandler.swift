@@ -47,7 +47,8 @@ final class FaultHandler: NSExtensionRequestHandling {
             let queued = Self.unreadBytesOnSession()
             Thread.detachNewThread { Self.crash(onceUnreadBytesExceed: queued) }
             context.completeRequest(returningItems: [Self.done])
-        case .neverAnswers, .crashAtLaunch, .neverChecksIn:
+        case .neverAnswers, .crashAtLaunch, .neverChecksIn, .compose, .composeHangsValidating, .composeMalformedSheet, .composeTooManyItems:
+            // The compose faults are ComposeFault's; under this class they never answer.
             break
         case .exceedsMemory:
             Thread.detachNewThread { Self.touchMemoryForever() }
