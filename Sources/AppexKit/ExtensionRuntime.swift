@@ -20,7 +20,7 @@ final class ExtensionRuntime: Sendable {
         var awaitingAcknowledgement: [UUID: @Sendable (Bool) -> Void] = [:]
         /// The requests not answered yet, which the host's point messages may name.
         var running: [UUID: PointChannel] = [:]
-        /// The highest protocol version the host's `Hello` offered.
+        /// The protocol version agreed in answer to the host's `Hello`.
         var hostVersion: UInt32 = WireVersion.minimum
         var ending = false
     }
