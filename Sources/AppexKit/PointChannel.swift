@@ -18,6 +18,8 @@ public final class PointChannel: Sendable {
         var handler: Handler?
         /// Messages that came before a handler was set, to deliver to it.
         var pending: [PointMessage] = []
+        /// Whether the request has been answered, which ends its conversation.
+        var closed = false
     }
 
     /// The most messages kept for a handler not set yet: a host that floods a request no one
@@ -36,6 +38,9 @@ public final class PointChannel: Sendable {
     /// Whether the host speaks point messages (protocol version 5).
     public var isAvailable: Bool { runtime.hostSpeaksPointMessages }
 
+    /// Whether the request is still unanswered, so that its messages still mean something.
+    public var isOpen: Bool { state.withLock { !$0.closed } }
+
     /// Sends the host one of the point's messages about this request, and returns its sequence
     /// number. Throws if the host doesn't speak point messages or the session has closed.
     @discardableResult
@@ -43,10 +48,12 @@ public final class PointChannel: Sendable {
         guard runtime.hostSpeaksPointMessages else {
             throw PointChannelError("the host speaks protocol version \(runtime.hostVersion), before point messages (version \(WireVersion.pointMessages)): it can't show this point's interface")
         }
-        let sequence = state.withLock { state in
+        let sequence = state.withLock { state -> UInt64? in
+            guard !state.closed else { return nil }
             state.sent += 1
             return state.sent
         }
+        guard let sequence else { throw PointChannelError("request \(requestID) has been answered, so \(name) would reach no one") }
         do throws(ConnectionError) {
             try runtime.session.send(.pointMessage(PointMessage(requestID: requestID, sequence: sequence, name: name, body: body)))
         } catch {
@@ -74,6 +81,7 @@ public final class PointChannel: Sendable {
     /// controller, which holds the context that holds this channel).
     func close() {
         state.withLock { state in
+            state.closed = true
             state.handler = nil
             state.pending.removeAll()
         }

@@ -25,7 +25,6 @@ public final class ComposeSession: Sendable {
 
     private struct Waiter {
         var answering: UInt64
-        var afterRevision: Int
         var continuation: CheckedContinuation<ComposeSheet?, Never>
     }
 
@@ -88,15 +87,15 @@ public final class ComposeSession: Sendable {
     /// Why the sheet could not be shown, if the extension sent one that can't be drawn.
     public var failure: String? { state.withLock { $0.failure } }
 
-    /// The first sheet with `answering` at least `sequence`, and newer than revision
-    /// `afterRevision`; nil if none comes `within` that time, or the request ends first.
-    public func sheet(answering sequence: UInt64 = 0, afterRevision: Int = 0, within timeout: Duration) async -> ComposeSheet? {
+    /// The last sheet if its `answering` is at least `sequence`, or else the first such sheet
+    /// to come; nil if none comes `within` that time, or the request ends first.
+    public func sheet(answering sequence: UInt64 = 0, within timeout: Duration) async -> ComposeSheet? {
         let id = UUID()
         return await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> ComposeSheet?? in
-                if let sheet = state.sheet, sheet.answering >= sequence, state.revision > afterRevision { return .some(sheet) }
+                if let sheet = state.sheet, sheet.answering >= sequence { return .some(sheet) }
                 if state.ended { return .some(nil) }
-                state.waiters[id] = Waiter(answering: sequence, afterRevision: afterRevision, continuation: continuation)
+                state.waiters[id] = Waiter(answering: sequence, continuation: continuation)
                 return nil
             }
             if let ready { return continuation.resume(returning: ready) }
@@ -135,7 +134,7 @@ public final class ComposeSession: Sendable {
         let ready = state.withLock { state -> [CheckedContinuation<ComposeSheet?, Never>] in
             state.sheet = sheet
             state.revision += 1
-            let satisfied = state.waiters.filter { sheet.answering >= $0.value.answering && state.revision > $0.value.afterRevision }
+            let satisfied = state.waiters.filter { sheet.answering >= $0.value.answering }
             for id in satisfied.keys { state.waiters[id] = nil }
             return satisfied.values.map(\.continuation)
         }

@@ -128,13 +128,14 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
         }
     }
 
-    /// The host's items' content text, or else their text attachments' text.
+    /// The host's items' content text, or else their text attachments' text. A text file
+    /// stays an attachment: it could be any size, and a sheet travels in one frame.
     private static func startingText(of items: [NSExtensionItem]) async -> String {
         let contentTexts = items.compactMap { $0.attributedContentText?.string }.filter { !$0.isEmpty }
         if !contentTexts.isEmpty { return contentTexts.joined(separator: "\n") }
         var texts: [String] = []
         for provider in items.flatMap({ $0.attachments ?? [] })
-        where provider.hasItemConformingToTypeIdentifier(UTType.plainText.identifier) && !provider.hasItemConformingToTypeIdentifier(UTType.fileURL.identifier) {
+        where provider.representations().contains(where: { $0.kind != .file && $0.conforms(to: UTType.plainText.identifier) }) {
             if let data = try? await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier) {
                 texts.append(String(decoding: data, as: UTF8.self))
             }
@@ -192,7 +193,7 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
 
     private func sendSheet(answering sequence: UInt64) {
         updateScheduled = false
-        guard let context = extensionContext else { return }
+        guard let context = extensionContext, context.pointChannel.isOpen else { return }
         let sheet = ComposeSheet(title: title, contentText: contentText, placeholder: placeholder, charactersRemaining: charactersRemaining?.intValue,
                                  isContentValid: contentIsValid, configurationItems: items.map(\.state), optionList: lists.last?.state,
                                  answering: sequence)
@@ -200,7 +201,10 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
         do throws(PointChannelError) {
             try context.pointChannel.send(message.name, body: message.body)
         } catch {
-            Self.log("the compose sheet could not be sent: \(error)")
+            // The host can't show a sheet it doesn't get (too large for a frame, or the session
+            // gone): end the request now rather than leave the host waiting for one.
+            Self.log("the compose sheet could not be sent, so the request is cancelled: \(error)")
+            context.cancelRequest(withError: ComposeSheetUnavailable(message: "the compose sheet could not be sent: \(error)"))
         }
     }
 
