@@ -46,6 +46,7 @@ var package = Package(
         .library(name: "AppexHost", targets: ["AppexHost"]),
         .library(name: "AppexAction", targets: ["AppexAction"]),
         .library(name: "AppexShare", targets: ["AppexShare"]),
+        .library(name: "AppexToday", targets: ["AppexToday"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
         .library(name: "AppexItems", targets: ["AppexItems"]),
         .library(name: "AppexSession", targets: ["AppexSession"]),
@@ -76,6 +77,7 @@ var package = Package(
         // The Action point's host glue: the returned items, loaded as the content that replaces the host's.
         .target(name: "AppexAction", dependencies: ["AppexCore", "AppexItems"]),
         .target(name: "AppexShare", dependencies: ["AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
+        .target(name: "AppexToday", dependencies: ["AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
         .target(name: "AppexGroups", dependencies: ["AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication"),
         .target(name: "AppexKit", dependencies: ["AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
@@ -121,6 +123,7 @@ var package = Package(
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
+        .testTarget(name: "AppexTodayTests", dependencies: ["AppexToday"]),
         .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexGroupsTests", dependencies: ["AppexCore", "AppexGroups", "AppexSamples", "AppexSystem", "AppexTesting",
                                                             .product(name: "GRDB", package: "GRDB.swift")]),
@@ -135,7 +138,7 @@ var package = Package(
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",
-            dependencies: ["AppexKit", "AppexShare"],
+            dependencies: ["AppexKit", "AppexShare", "AppexToday"],
             path: "Tests/Fixtures/FaultExtension",
             linkerSettings: staticSwiftLinkerSettings
         ),
@@ -143,7 +146,7 @@ var package = Package(
             name: "AppexRuntimeTests",
             dependencies: [
                 "AppexCore", "AppexGroups", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
-                "AppexShare", "AppexSystem", "AppexTesting", "AppexWire",
+                "AppexShare", "AppexSystem", "AppexTesting", "AppexToday", "AppexWire",
             ]
         ),
     ] + sampleExecutables.map {

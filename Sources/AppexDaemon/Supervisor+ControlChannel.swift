@@ -28,9 +28,7 @@ extension Supervisor {
         case .failure(let failure):
             state.withLock { $0.processes[session]?.launchFailure = failure.error }
         case .openURL(let request):
-            let answer = openURL(request, session: session)
-            let record = state.withLock { $0.processes[session] }
-            try? record?.control.send(.openURLResult(answer))
+            openURL(request, session: session)
         case .groupContainer(let query):
             guard let record = state.withLock({ $0.processes[session] }) else { return }
             let asker = GroupContainers.Asker(identifier: record.installed.identifier, entitlements: record.installed.entitlements)
@@ -41,23 +39,6 @@ extension Supervisor {
             kill(session: session) {
                 Interruption(kind: .protocolError, message: "\($0.label) sent \(incoming.message.name) on its daemon channel, which never carries it")
             }
-        }
-    }
-
-    private func openURL(_ request: OpenURL, session: UInt64) -> OpenURLResult {
-        guard let record = state.withLock({ $0.processes[session] }) else {
-            return OpenURLResult(call: request.call, opened: false, reason: "the extension is ending")
-        }
-        guard record.policy.mayOpenURLs else {
-            return OpenURLResult(call: request.call, opened: false,
-                                 reason: "extensions of \(record.installed.pointIdentifier) may not open URLs")
-        }
-        return URLOpener.open(request.url, call: request.call, registry: registry) { executable, arguments in
-            let launch = ProcessLaunch(executable: executable, arguments: arguments,
-                                       environment: ProcessInfo.processInfo.environment)
-            guard let child = try? launch.spawn() else { return false }
-            Thread { child.waitForExit(timeoutMilliseconds: -1); _ = child.reap() }.start()
-            return true
         }
     }
 }

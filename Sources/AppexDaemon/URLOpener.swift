@@ -1,27 +1,26 @@
 import AppexCore
 import AppexRegistry
-import AppexWire
 import Foundation
 
-/// Opens a URL for an extension whose point allows it: a scheme an installed app declares in
-/// `CFBundleURLTypes` launches that app with the URL; anything else goes to `xdg-open`.
+/// Which installed app opens a URL: the one whose `CFBundleURLTypes` declares its scheme.
+/// Appex opens nothing else for an extension, so a widget can launch its own app, or
+/// another app that declares a scheme, and never an arbitrary program.
 enum URLOpener {
-    static func open(_ string: String, call: UInt64, registry: Registry, launch: (String, [String]) -> Bool) -> OpenURLResult {
-        guard let url = URL(string: string), let scheme = url.scheme?.lowercased() else {
-            return OpenURLResult(call: call, opened: false, reason: "\"\(string)\" is not a URL")
+    /// The app that opens `string`, or why none does.
+    static func app(opening string: String, among apps: [InstalledApp]) -> Result<InstalledApp, URLRefusal> {
+        guard let url = URL(string: string), let scheme = url.scheme?.lowercased(), !scheme.isEmpty else {
+            return .failure(URLRefusal("\"\(string.prefix(200))\" is not a URL with a scheme"))
         }
-        let apps = (try? registry.apps()) ?? []
-        if let app = apps.first(where: { $0.info.urlTypes.contains { $0.schemes.contains { $0.lowercased() == scheme } } }) {
-            return launch(app.executableURL.path, [string])
-                ? OpenURLResult(call: call, opened: true, reason: "")
-                : OpenURLResult(call: call, opened: false, reason: "\(app.displayName) could not be launched")
+        guard let app = apps.first(where: { $0.info.urlTypes.contains { $0.schemes.contains { $0.lowercased() == scheme } } }) else {
+            return .failure(URLRefusal("no installed app declares the URL scheme \"\(scheme)\" in its CFBundleURLTypes, so nothing opens \(string.prefix(200))"))
         }
-        let xdgOpen = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let xdgOpen else {
-            return OpenURLResult(call: call, opened: false, reason: "no installed app opens \(scheme): URLs, and xdg-open is not installed")
-        }
-        return launch(xdgOpen, [string])
-            ? OpenURLResult(call: call, opened: true, reason: "")
-            : OpenURLResult(call: call, opened: false, reason: "xdg-open could not be launched")
+        return .success(app)
     }
+}
+
+/// Why a URL was not opened, for the extension to show.
+struct URLRefusal: Error {
+    let reason: String
+
+    init(_ reason: String) { self.reason = reason }
 }

@@ -24,6 +24,7 @@ public final class DaemonClient: Sendable {
         let interruption: @Sendable (RequestInterrupted) -> Void
         let sessionIdle: @Sendable (UInt64) -> Void
         let pickFiles: @Sendable (PickFiles) -> Void
+        let openURL: @Sendable (OpenURL) -> Void
         let closed: @Sendable (ConnectionClosure) -> Void
     }
 
@@ -136,13 +137,14 @@ public final class DaemonClient: Sendable {
     // MARK: Events
 
     /// Sets what to do with the daemon's events: interruptions, its requests to close idle
-    /// sessions, an extension's request for files the user picks, and its going away (at
-    /// once, if it has gone already). One owner, the request broker, sets them, once.
+    /// sessions, an extension's request for files the user picks or for a URL to be opened,
+    /// and its going away (at once, if it has gone already). One owner, the request broker, sets them, once.
     func setHandlers(interruption: @escaping @Sendable (RequestInterrupted) -> Void,
                      sessionIdle: @escaping @Sendable (UInt64) -> Void,
                      pickFiles: @escaping @Sendable (PickFiles) -> Void,
+                     openURL: @escaping @Sendable (OpenURL) -> Void,
                      closed: @escaping @Sendable (ConnectionClosure) -> Void) {
-        handlers.withLock { $0 = Handlers(interruption: interruption, sessionIdle: sessionIdle, pickFiles: pickFiles, closed: closed) }
+        handlers.withLock { $0 = Handlers(interruption: interruption, sessionIdle: sessionIdle, pickFiles: pickFiles, openURL: openURL, closed: closed) }
         if let closure = connection.closure { closed(closure) }
     }
 
@@ -157,6 +159,12 @@ public final class DaemonClient: Sendable {
                 handlers.pickFiles(asked)
             } else {
                 try? connection.send(.pickedFiles(PickedFiles(call: asked.call, reason: "this host runs no request")))
+            }
+        case .openURL(let asked):
+            if let handlers = handlers.withLock({ $0 }) {
+                handlers.openURL(asked)
+            } else {
+                try? connection.send(.openURLResult(OpenURLResult(call: asked.call, opened: false, reason: "this host runs no request")))
             }
         default:
             break

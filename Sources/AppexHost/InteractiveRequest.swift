@@ -78,7 +78,7 @@ extension NSExtension {
     public func beginInteractiveRequest(withInputItems items: [NSExtensionItem]) async throws(ErrorInfo) -> InteractiveRequest {
         let broker = try await RequestBroker.shared(home: home)
         let request = InteractiveRequest(identifier: UUID(), broker: broker)
-        _ = try await broker.begin(identifier, items: items, requestID: request.identifier, filePicker: filePicker,
+        _ = try await broker.begin(identifier, items: items, requestID: request.identifier, owner: self,
                                    pointMessages: { request.receive($0) }) { _, outcome in
             request.end(outcome)
         }

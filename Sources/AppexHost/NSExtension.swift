@@ -32,6 +32,7 @@ public final class NSExtension: Sendable {
         var cancellation: (@Sendable (UUID, any Error) -> Void)?
         var interruption: (@Sendable (UUID) -> Void)?
         var filePicker: FilePicker?
+        var urlOpenConfirmation: URLOpenConfirmation?
         var interruptions: [UUID: ExtensionInterruption] = [:]
     }
 
@@ -110,6 +111,18 @@ public final class NSExtension: Sendable {
         set { blocks.withLock { $0.filePicker = newValue } }
     }
 
+    /// Asks the user whether to open a URL the extension asks to open, and returns whether
+    /// they agreed.
+    public typealias URLOpenConfirmation = @Sendable (URLOpenRequest) async -> Bool
+
+    /// Runs when the extension asks to open a URL (`NSExtensionContext.open`) and its point
+    /// may: the host asks the user, and appexd launches the app that opens it only if this
+    /// returns true. Without it, the extension is told this host opens no URLs.
+    public var urlOpenConfirmationBlock: URLOpenConfirmation? {
+        get { blocks.withLock { $0.urlOpenConfirmation } }
+        set { blocks.withLock { $0.urlOpenConfirmation = newValue } }
+    }
+
     /// Sets ``requestCompletionBlock``, as Objective-C code spells it.
     public func setRequestCompletionBlock(_ block: (@Sendable (UUID, [NSExtensionItem]) -> Void)?) { requestCompletionBlock = block }
     /// Sets ``requestCancellationBlock``.
@@ -135,7 +148,7 @@ public final class NSExtension: Sendable {
     /// the request blocks.
     public func beginExtensionRequest(withInputItems items: [NSExtensionItem]) async throws(ErrorInfo) -> UUID {
         let broker = try await RequestBroker.shared(home: home)
-        return try await broker.begin(identifier, items: items, filePicker: filePicker) { [self] requestID, outcome in
+        return try await broker.begin(identifier, items: items, owner: self) { [self] requestID, outcome in
             deliverToBlocks(requestID, outcome)
         }
     }
@@ -161,7 +174,7 @@ public final class NSExtension: Sendable {
         let outcome = OutcomeBox()
         let result: Result<ExtensionRequestOutcome, ErrorInfo> = await withTaskCancellationHandler {
             do throws(ErrorInfo) {
-                _ = try await broker.begin(identifier, items: items, requestID: requestID, filePicker: filePicker) { _, result in
+                _ = try await broker.begin(identifier, items: items, requestID: requestID, owner: self) { _, result in
                     outcome.set(result)
                 }
             } catch {
@@ -177,11 +190,6 @@ public final class NSExtension: Sendable {
         return try result.get()
     }
 
-    /// Looks up ``userFilePickerBlock`` when an extension asks, so one set after the request began counts.
-    var filePicker: RequestBroker.FilePicker {
-        { [self] in userFilePickerBlock }
-    }
-
     private func deliverToBlocks(_ requestID: UUID, _ outcome: ExtensionRequestOutcome) {
         let current = blocks.withLock { state in
             if case .interrupted(let interruption) = outcome { state.interruptions[requestID] = interruption }
@@ -195,23 +203,24 @@ public final class NSExtension: Sendable {
     }
 }
 
-/// Holds one request's outcome until someone awaits it.
+/// Holds one request's outcome for everyone who awaits it.
 final class OutcomeBox: Sendable {
-    private let state = Mutex<(outcome: ExtensionRequestOutcome?, waiter: CheckedContinuation<ExtensionRequestOutcome, Never>?)>((nil, nil))
+    private let state = Mutex<(outcome: ExtensionRequestOutcome?, waiters: [CheckedContinuation<ExtensionRequestOutcome, Never>])>((nil, []))
 
     func set(_ outcome: ExtensionRequestOutcome) {
-        let waiter = state.withLock { state in
+        let waiters = state.withLock { state in
             state.outcome = outcome
-            defer { state.waiter = nil }
-            return state.waiter
+            defer { state.waiters.removeAll() }
+            return state.waiters
         }
-        waiter?.resume(returning: outcome)
+        for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
+    /// The outcome, once it is set; any number of tasks may wait for it.
     func value() async -> ExtensionRequestOutcome {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state in
-                if state.outcome == nil { state.waiter = continuation }
+                if state.outcome == nil { state.waiters.append(continuation) }
                 return state.outcome
             }
             if let ready { continuation.resume(returning: ready) }

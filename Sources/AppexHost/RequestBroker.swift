@@ -21,8 +21,6 @@ import Synchronization
 /// so a request and appexd's ending of the process never cross (docs/runtime.md).
 final class RequestBroker: Sendable {
     typealias Deliver = @Sendable (UUID, ExtensionRequestOutcome) -> Void
-    /// The host's file picker for a request, looked up when the extension asks: nil if it has none.
-    typealias FilePicker = @Sendable () -> NSExtension.FilePicker?
     /// Takes the extension's point messages about a request, in order, on a background thread.
     typealias PointMessages = @Sendable (PointMessage) -> Void
 
@@ -31,7 +29,9 @@ final class RequestBroker: Sendable {
         let extensionIdentifier: String
         var pid: Int32 = -1
         let deliver: Deliver
-        var filePicker: FilePicker = { nil }
+        /// The extension object the host started the request with, whose blocks answer what
+        /// the extension asks of its host: files to pick, URLs to open.
+        var owner: NSExtension?
         var pointMessages: PointMessages?
     }
 
@@ -75,6 +75,8 @@ final class RequestBroker: Sendable {
             connected?.sessionIdle(session)
         } pickFiles: { [weak connected] asked in
             connected?.pickFiles(asked)
+        } openURL: { [weak connected] asked in
+            connected?.confirmOpenURL(asked)
         } closed: { [weak connected] closure in
             connected?.daemonClosed(closure)
         }
@@ -98,9 +100,9 @@ final class RequestBroker: Sendable {
     /// Starts a request to `extensionIdentifier` with `items`. `deliver` gets its outcome,
     /// once, on a background thread. Throws if appexd refuses to start it.
     /// `pointMessages`, if given, gets the extension's point messages about the request.
-    func begin(_ extensionIdentifier: String, items: [NSExtensionItem], requestID: UUID = UUID(), filePicker: @escaping FilePicker = { nil },
+    func begin(_ extensionIdentifier: String, items: [NSExtensionItem], requestID: UUID = UUID(), owner: NSExtension? = nil,
                pointMessages: PointMessages? = nil, deliver: @escaping Deliver) async throws(ErrorInfo) -> UUID {
-        let request = Request(extensionIdentifier: extensionIdentifier, deliver: deliver, filePicker: filePicker, pointMessages: pointMessages)
+        let request = Request(extensionIdentifier: extensionIdentifier, deliver: deliver, owner: owner, pointMessages: pointMessages)
         if let session = beginOnLiveSession(request, requestID: requestID) {
             send(requestID, items: items, on: session)
             return requestID
@@ -306,10 +308,10 @@ final class RequestBroker: Sendable {
     /// Shows the user the picker of the request the extension names, and answers appexd with
     /// the files picked, opened read-only, or why there are none.
     private func pickFiles(_ asked: PickFiles) {
-        let lookUp = state.withLock { $0.requests[asked.requestID]?.filePicker }
+        let request = state.withLock { $0.requests[asked.requestID] }
         let daemon = self.daemon
         Task {
-            let (answer, descriptors) = await Self.answer(asked, picker: lookUp)
+            let (answer, descriptors) = await Self.answer(asked, running: request != nil, picker: request?.owner?.userFilePickerBlock)
             try? daemon.connection.send(.pickedFiles(answer), descriptors: descriptors)
             descriptors.forEach { $0.close() }
         }
@@ -317,15 +319,34 @@ final class RequestBroker: Sendable {
 
     /// The answer to `asked` from the request's picker, if the request runs here and its
     /// host has one, with the descriptors it carries.
-    private static func answer(_ asked: PickFiles, picker lookUp: FilePicker?) async -> (PickedFiles, [FileDescriptor]) {
-        guard let lookUp else { return (PickedFiles(call: asked.call, reason: "request \(asked.requestID) is not running in this host"), []) }
-        guard let picker = lookUp() else {
+    private static func answer(_ asked: PickFiles, running: Bool, picker: NSExtension.FilePicker?) async -> (PickedFiles, [FileDescriptor]) {
+        guard running else { return (PickedFiles(call: asked.call, reason: "request \(asked.requestID) is not running in this host"), []) }
+        guard let picker else {
             return (PickedFiles(call: asked.call, reason: "this host offers no file picker: its NSExtension has no userFilePickerBlock"), [])
         }
         let request = FilePickerRequest(asked)
         guard let urls = await picker(asked.requestID, request) else { return (PickedFiles(call: asked.call), []) }
         let handover = PickedFileHandover(urls, for: request)
         return (handover.answer(asked.call), handover.descriptors)
+    }
+
+    /// Asks the user, through the request's confirmation block, whether the extension may
+    /// open a URL, and answers appexd.
+    private func confirmOpenURL(_ asked: OpenURL) {
+        let request = asked.requestID.flatMap { id in state.withLock { $0.requests[id] } }
+        let daemon = self.daemon
+        Task {
+            let answer: OpenURLResult
+            if let request, let confirm = request.owner?.urlOpenConfirmationBlock, let opening = URLOpenRequest(asked) {
+                let confirmed = await confirm(opening)
+                answer = OpenURLResult(call: asked.call, opened: confirmed, reason: confirmed ? "" : "the user declined to open \(asked.url)")
+            } else if request == nil {
+                answer = OpenURLResult(call: asked.call, opened: false, reason: "request \(asked.requestID?.uuidString ?? "(none)") is not running in this host")
+            } else {
+                answer = OpenURLResult(call: asked.call, opened: false, reason: "this host opens no URLs for its extensions: its NSExtension has no urlOpenConfirmationBlock")
+            }
+            try? daemon.connection.send(.openURLResult(answer))
+        }
     }
 
     /// appexd asks this host to close `session`, idle for its grace period. A request sent

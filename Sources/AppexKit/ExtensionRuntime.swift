@@ -73,17 +73,20 @@ final class ExtensionRuntime: Sendable {
         }
     }
 
-    /// Asks appexd to open `url`, and reports whether it did.
-    func open(_ url: URL, completion: @escaping @Sendable (Bool) -> Void) {
+    /// Asks appexd to open `url` for the request `requestID`, and reports whether it did,
+    /// and if not, why.
+    func open(_ url: URL, for requestID: UUID, completion: @escaping @Sendable (OpenURLAnswer) -> Void) {
         Task {
             do throws(ConnectionError) {
-                let answer = try await control.call { .openURL(OpenURL(call: $0, url: url.absoluteString)) }
-                guard case .openURLResult(let result) = answer.message else { return completion(false) }
+                let answer = try await control.call { .openURL(OpenURL(call: $0, url: url.absoluteString, requestID: requestID)) }
+                guard case .openURLResult(let result) = answer.message else {
+                    return completion(OpenURLAnswer(opened: false, reason: "appexd answered \(answer.message.name)"))
+                }
                 if !result.opened { Self.log("open(\(url.absoluteString)) was refused: \(result.reason)") }
-                completion(result.opened)
+                completion(OpenURLAnswer(opened: result.opened, reason: result.reason))
             } catch {
                 Self.log("open(\(url.absoluteString)) failed: \(error)")
-                completion(false)
+                completion(OpenURLAnswer(opened: false, reason: "appexd could not be asked: \(error)"))
             }
         }
     }

@@ -63,20 +63,27 @@ public final class NSExtensionContext: Sendable {
 
     /// Asks the system to open `url`, as Apple's `open(_:completionHandler:)`.
     ///
-    /// Only extension points whose policy allows it may open URLs (Today widgets, for one);
-    /// elsewhere the handler gets `false`, and the reason is logged to standard error. The
-    /// handler runs on the main queue.
+    /// Only extension points whose policy allows it may open URLs (Today widgets, for one).
+    /// The host is asked to confirm; then the installed app whose `CFBundleURLTypes` declares
+    /// the URL's scheme is launched with it. Otherwise the handler gets `false`, and the
+    /// reason is logged to standard error. The handler runs on the main queue.
     public func open(_ url: URL, completionHandler: (@Sendable (_ success: Bool) -> Void)? = nil) {
-        runtime.open(url) { opened in
-            DispatchQueue.main.async { completionHandler?(opened) }
+        runtime.open(url, for: requestIdentifier) { answer in
+            DispatchQueue.main.async { completionHandler?(answer.opened) }
         }
     }
 
     /// Asks the system to open `url`; returns whether it did.
     @discardableResult
     public func open(_ url: URL) async -> Bool {
+        await openURL(url).opened
+    }
+
+    /// Asks the system to open `url`, as ``open(_:completionHandler:)`` does; returns whether
+    /// it did, and if not, why, for the extension to show.
+    public func openURL(_ url: URL) async -> OpenURLAnswer {
         await withCheckedContinuation { continuation in
-            runtime.open(url) { continuation.resume(returning: $0) }
+            runtime.open(url, for: requestIdentifier) { continuation.resume(returning: $0) }
         }
     }
 
@@ -88,4 +95,12 @@ public final class NSExtensionContext: Sendable {
         runtime.answered(requestIdentifier)
         return true
     }
+}
+
+/// Whether the system opened a URL an extension asked it to, and if not, why.
+public struct OpenURLAnswer: Sendable, Hashable {
+    /// Whether an app was launched with the URL.
+    public var opened: Bool
+    /// Why not, for a person: empty when it was opened.
+    public var reason: String
 }

@@ -1,3 +1,4 @@
+import AppexKit
 import Foundation
 
 /// The point messages of Share's compose sheet (docs/extension-points.md, "Share"): their
@@ -43,16 +44,12 @@ public enum ComposeMessage: Sendable, Hashable {
 
     /// The message's body.
     public var body: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let data: Data?
         switch self {
-        case .sheet(let sheet): data = try? encoder.encode(sheet)
-        case .text(let text): data = try? encoder.encode(Body(text: text))
-        case .tap(let index), .pick(let index): data = try? encoder.encode(Body(index: index))
-        case .back, .post, .cancel: data = Data("{}".utf8)
+        case .sheet(let sheet): PointMessageJSON.encode(sheet)
+        case .text(let text): PointMessageJSON.encode(Body(text: text))
+        case .tap(let index), .pick(let index): PointMessageJSON.encode(Body(index: index))
+        case .back, .post, .cancel: Array("{}".utf8)
         }
-        return Array(data ?? Data("{}".utf8))
     }
 
     /// Reads a message from its name and body; throws ``ComposeMessageError`` saying what is wrong.
@@ -77,7 +74,7 @@ public enum ComposeMessage: Sendable, Hashable {
         } catch let error as ComposeMessageError {
             throw error
         } catch {
-            throw ComposeMessageError("\(name)'s body is not the JSON the compose sheet expects: \(ComposeMessageError.describe(error))")
+            throw ComposeMessageError("\(name)'s body is not the JSON the compose sheet expects: \(PointMessageJSON.describe(error))")
         }
     }
 }
@@ -87,18 +84,4 @@ public struct ComposeMessageError: Error, CustomStringConvertible, Sendable {
     public let description: String
 
     init(_ description: String) { self.description = description }
-
-    /// A decoding error in one line, with the path of the field that broke.
-    static func describe(_ error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.isEmpty ? "" : " at \(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."))"
-        }
-        switch decoding {
-        case .dataCorrupted(let context): return "not JSON\(path(context)): \(context.debugDescription)"
-        case .keyNotFound(let key, let context): return "\"\(key.stringValue)\" is missing\(path(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "wrong type\(path(context)): \(context.debugDescription)"
-        @unknown default: return "\(error)"
-        }
-    }
 }

@@ -123,6 +123,8 @@ enum WireSamples {
         ])),
         .checkIn(CheckIn(bundleIdentifier: "com.example.notes.share")),
         .openURL(OpenURL(call: 11, url: "notes://open?id=1")),
+        .openURL(OpenURL(call: 11, url: "notes://note/Ideas-1", requestID: firstID, extensionIdentifier: "com.example.notes.widget",
+                         extensionName: "Latest Note", appName: "Notes")),
         .openURLResult(OpenURLResult(call: 12, opened: true, reason: "its containing app's scheme")),
         .openURLResult(OpenURLResult(call: 13, opened: false, reason: "")),
         .groupContainer(GroupContainer(call: 14, groupIdentifier: "group.com.example.notes")),

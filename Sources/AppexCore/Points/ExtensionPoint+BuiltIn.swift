@@ -9,10 +9,12 @@ extension ExtensionPoint {
         id: "com.apple.ui-services", name: "Action",
         policy: .init(memoryLimit: .mebibytes(120), requiresActivationRule: true)
     )
-    /// Today widget (`com.apple.widget-extension`): a glanceable view with snapshots.
+    /// Today widget (`com.apple.widget-extension`): a glanceable view with snapshots. A
+    /// widget's request lasts while a Today view shows it, so it has no request deadline;
+    /// each update must be answered within AppexToday's `WidgetSession.defaultUpdateDeadline` (10 s).
     public static let today = ExtensionPoint(
         id: "com.apple.widget-extension", name: "Today",
-        policy: .init(memoryLimit: .mebibytes(32), requestDeadline: .seconds(10), mayOpenURLs: true)
+        policy: .init(memoryLimit: .mebibytes(32), mayOpenURLs: true)
     )
     /// Photo Editing (`com.apple.photo-editing`): edits an image with resumable adjustment data.
     public static let photoEditing = ExtensionPoint(

@@ -4,6 +4,8 @@
 //   background-task GRACE_MS   begins a background task whose expiration handler prints
 //                              "expired" and ends it, with GRACE_MS to finish after SIGTERM,
 //                              prints "begun", and ends the task when a line "end" comes on stdin
+//   (no arguments)             launched by appexd to open a URL: appends "URL from SOURCE" to
+//                              the file APPEX_TEST_LAUNCH_RECORD names
 import AppexApplication
 import Foundation
 import Synchronization
@@ -29,6 +31,14 @@ case ("background-task", 2):
     while let line = readLine() {
         if line == "end" { application.endBackgroundTask(task.withLock { $0 }) }
         if line == "remaining" { say(application.backgroundTimeRemaining > 1e300 ? "unlimited" : "limited") }
+    }
+case (nil, 0) where UIApplication.shared.launchOptions[.url] != nil:
+    let options = UIApplication.shared.launchOptions
+    let line = "\((options[.url] as? URL)?.absoluteString ?? "?") from \(options[.sourceApplication] as? String ?? "?")\n"
+    if let path = ProcessInfo.processInfo.environment["APPEX_TEST_LAUNCH_RECORD"],
+       let record = FileHandle(forWritingAtPath: path) ?? (FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil) {
+        record.seekToEndOfFile()
+        record.write(Data(line.utf8))
     }
 default:
     FileHandle.standardError.write(Data("usage: see the top of Tests/Fixtures/ApplicationHelper/main.swift\n".utf8))

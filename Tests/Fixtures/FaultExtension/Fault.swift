@@ -61,6 +61,25 @@ enum Fault: String {
     case composeMalformedSheet
     /// A compose sheet with 40 configuration items, more than a sheet may have.
     case composeTooManyItems
+    /// With ``WidgetFault`` as its principal class, a Today widget: links to `faultapp:` and
+    /// `nowhere:` URLs, updates that alternate `.newData` and `.noData`, an expanded mode
+    /// 220 points high, margins of 8, and an edit mode.
+    case widget
+    /// The widget, whose updates fail.
+    case widgetFails
+    /// The widget, whose updates never answer.
+    case widgetHangsUpdating
+    /// The widget, whose expanded mode asks for 800 points.
+    case widgetTall
+    /// The widget, then content that is not JSON.
+    case widgetMalformedView
+    /// The widget, then content of 400 KB.
+    case widgetHugeView
+    /// The widget, then a view of 301 views.
+    case widgetTooManyViews
+    /// Under ``FaultHandler``, an Action that asks to open `faultapp://action`, and completes
+    /// with the answer's reason as its content text.
+    case opensURL
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.
     static let current: Fault = {

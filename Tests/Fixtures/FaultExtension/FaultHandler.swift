@@ -47,9 +47,17 @@ final class FaultHandler: NSExtensionRequestHandling {
             let queued = Self.unreadBytesOnSession()
             Thread.detachNewThread { Self.crash(onceUnreadBytesExceed: queued) }
             context.completeRequest(returningItems: [Self.done])
-        case .neverAnswers, .crashAtLaunch, .neverChecksIn, .compose, .composeHangsValidating, .composeMalformedSheet, .composeTooManyItems:
-            // The compose faults are ComposeFault's; under this class they never answer.
+        case .neverAnswers, .crashAtLaunch, .neverChecksIn, .compose, .composeHangsValidating, .composeMalformedSheet, .composeTooManyItems,
+             .widget, .widgetFails, .widgetHangsUpdating, .widgetTall, .widgetMalformedView, .widgetHugeView, .widgetTooManyViews:
+            // The compose and widget faults are ComposeFault's and WidgetFault's; under this class they never answer.
             break
+        case .opensURL:
+            Task {
+                let answer = await context.openURL(URL(string: "faultapp://action")!)
+                let item = NSExtensionItem()
+                item.attributedContentText = NSAttributedString(string: answer.opened ? "opened" : answer.reason)
+                await context.completeRequest(returningItems: [item])
+            }
         case .exceedsMemory:
             Thread.detachNewThread { Self.touchMemoryForever() }
         case .exceedsMemoryAtOnce:

@@ -1,0 +1,86 @@
+import AppexCore
+import AppexIPC
+import AppexRegistry
+import AppexSystem
+import AppexWire
+import Foundation
+import Synchronization
+
+/// URLs an extension asks to open (`NSExtensionContext.open`): appexd checks the point's
+/// policy, finds the installed app that declares the URL's scheme, asks the request's host to
+/// confirm with the user, and only then launches that app with the URL (docs/wire.md,
+/// "Opening URLs").
+extension Supervisor {
+    /// The environment variable that hands a launched app the URL it opens; AppexApplication
+    /// reads it into `UIApplication.shared.launchOptions`.
+    static let openURLVariable = "APPEX_OPEN_URL"
+    /// The environment variable naming the extension that asked.
+    static let sourceApplicationVariable = "APPEX_SOURCE_APPLICATION"
+
+    func openURL(_ request: OpenURL, session: UInt64) {
+        guard let record = state.withLock({ $0.processes[session] }) else { return }
+        @Sendable func answer(_ result: Result<Void, URLRefusal>) {
+            let answer = switch result {
+            case .success: OpenURLResult(call: request.call, opened: true, reason: "")
+            case .failure(let refusal): OpenURLResult(call: request.call, opened: false, reason: refusal.reason)
+            }
+            try? record.control.send(.openURLResult(answer))
+        }
+        guard record.policy.mayOpenURLs else {
+            let point = ExtensionPoint.catalog[record.installed.pointIdentifier]?.name ?? record.installed.pointIdentifier
+            return answer(.failure(URLRefusal("extensions of \(point) may not open URLs: only points whose policy allows it, such as Today widgets, may")))
+        }
+        guard let requestID = request.requestID, record.requests[requestID] != nil else {
+            return answer(.failure(URLRefusal("the URL names no request of \(record.installed.identifier) that is running, so no host can confirm it")))
+        }
+        let app: InstalledApp
+        switch URLOpener.app(opening: request.url, among: (try? registry.apps()) ?? []) {
+        case .success(let found): app = found
+        case .failure(let refusal): return answer(.failure(refusal))
+        }
+        guard let host = state.withLock({ $0.clients[record.hostID] }) else {
+            return answer(.failure(URLRefusal("the host of request \(requestID) has gone")))
+        }
+        guard host.version >= WireVersion.urlConfirmation else {
+            return answer(.failure(URLRefusal("the host of request \(requestID) can't confirm URLs: it speaks protocol version \(host.version), "
+                + "and confirming needs \(WireVersion.urlConfirmation)")))
+        }
+        var asked = request
+        asked.extensionIdentifier = record.installed.identifier
+        asked.extensionName = record.installed.displayName
+        asked.appName = app.displayName
+        Task {
+            let confirmation: IncomingMessage
+            do throws(ConnectionError) {
+                confirmation = try await host.connection.call { call in
+                    asked.call = call
+                    return .openURL(asked)
+                }
+            } catch {
+                return answer(.failure(URLRefusal("the host could not be asked to confirm: \(error)")))
+            }
+            guard case .openURLResult(let confirmed) = confirmation.message else {
+                return answer(.failure(URLRefusal("the host answered OpenURL with \(confirmation.message.name)")))
+            }
+            guard confirmed.opened else {
+                return answer(.failure(URLRefusal(confirmed.reason.isEmpty ? "the host declined to open \(request.url)" : confirmed.reason)))
+            }
+            answer(launch(app, opening: request.url, for: record.installed.identifier))
+        }
+    }
+
+    /// Starts `app` with `url` in its environment, as a process of its own that appexd reaps.
+    private func launch(_ app: InstalledApp, opening url: String, for source: String) -> Result<Void, URLRefusal> {
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.openURLVariable] = url
+        environment[Self.sourceApplicationVariable] = source
+        let launch = ProcessLaunch(executable: app.executableURL.path, arguments: [], environment: environment)
+        do {
+            let child = try launch.spawn()
+            Thread { child.waitForExit(timeoutMilliseconds: -1); _ = child.reap() }.start()
+            return .success(())
+        } catch {
+            return .failure(URLRefusal("\(app.displayName) could not be launched: \(error)"))
+        }
+    }
+}

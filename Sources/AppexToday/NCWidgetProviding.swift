@@ -1,0 +1,49 @@
+public import Foundation
+
+/// What a Today widget's principal class does for the Today view, as Apple's
+/// `NCWidgetProviding`. Adopt it in a ``WidgetViewController`` subclass; every method has a
+/// default.
+///
+/// ```swift
+/// final class TodayViewController: WidgetViewController, NCWidgetProviding {
+///     func widgetPerformUpdate(completionHandler: @escaping (NCUpdateResult) -> Void) {
+///         guard let note = latestNote() else { return completionHandler(.failed) }
+///         guard note != shown else { return completionHandler(.noData) }
+///         view = .text(note)
+///         completionHandler(.newData)
+///     }
+/// }
+/// ```
+@MainActor
+public protocol NCWidgetProviding: AnyObject {
+    /// Update the view, then call `completionHandler` once with what the update found:
+    /// `.newData` replaces the Today view's snapshot, `.noData` keeps it, `.failed` keeps it
+    /// marked stale. An update that isn't answered within ``WidgetSession/defaultUpdateDeadline`` (10 s)
+    /// counts as failed.
+    func widgetPerformUpdate(completionHandler: @escaping @MainActor (NCUpdateResult) -> Void)
+
+    /// The user changed the display mode; `maxSize` is the most room the new mode gives.
+    /// Set `preferredContentSize` for the height you want in expanded mode.
+    func widgetActiveDisplayModeDidChange(_ activeDisplayMode: NCWidgetDisplayMode, withMaximumSize maxSize: CGSize)
+
+    /// The margins around the view: return `defaultMarginInsets` to keep the host's.
+    func widgetMarginInsets(forProposedMarginInsets defaultMarginInsets: NSEdgeInsets) -> NSEdgeInsets
+
+    /// Whether the widget has an edit mode in the Today view, as on OS X.
+    var widgetAllowsEditing: Bool { get }
+
+    /// The Today view entered edit mode: show the widget's settings.
+    func widgetDidBeginEditing()
+
+    /// The Today view left edit mode.
+    func widgetDidEndEditing()
+}
+
+extension NCWidgetProviding {
+    public func widgetPerformUpdate(completionHandler: @escaping @MainActor (NCUpdateResult) -> Void) { completionHandler(.noData) }
+    public func widgetActiveDisplayModeDidChange(_ activeDisplayMode: NCWidgetDisplayMode, withMaximumSize maxSize: CGSize) {}
+    public func widgetMarginInsets(forProposedMarginInsets defaultMarginInsets: NSEdgeInsets) -> NSEdgeInsets { defaultMarginInsets }
+    public var widgetAllowsEditing: Bool { false }
+    public func widgetDidBeginEditing() {}
+    public func widgetDidEndEditing() {}
+}
