@@ -36,8 +36,9 @@ open class WidgetViewController: NSExtensionRequestHandling {
     private var isPresented = false
     private var updateScheduled = false
     private var isEditing = false
-    /// The sequence number of the host's update being worked on, until its handler is called.
-    private var pendingUpdate: UInt64?
+    /// The sequence numbers of the host's updates that the running `widgetPerformUpdate`
+    /// answers, until its handler is called; empty when none runs.
+    private var pendingUpdates: [UInt64] = []
 
     public required init() {}
 
@@ -102,24 +103,26 @@ open class WidgetViewController: NSExtensionRequestHandling {
     }
 
     private func performUpdate(answering sequence: UInt64, provider: (any NCWidgetProviding)?) {
-        guard let provider else { return answer(.noData, to: sequence) }
-        guard pendingUpdate == nil else {
-            return Self.log("the host asked for an update while one is running; it gets that one's answer")
-        }
-        pendingUpdate = sequence
+        guard let provider else { return answer(.noData, to: [sequence]) }
+        // An update asked for while one runs gets that one's answer.
+        pendingUpdates.append(sequence)
+        guard pendingUpdates.count == 1 else { return }
+        var answered = false
         provider.widgetPerformUpdate { [weak self] result in
             guard let self else { return }
-            guard self.pendingUpdate == sequence else {
+            guard !answered else {
                 return Self.log("widgetPerformUpdate's completion handler was called more than once; the first call counts")
             }
-            self.pendingUpdate = nil
-            self.answer(result, to: sequence)
+            answered = true
+            let sequences = self.pendingUpdates
+            self.pendingUpdates.removeAll()
+            self.answer(result, to: sequences)
         }
     }
 
-    private func answer(_ result: NCUpdateResult, to sequence: UInt64) {
+    private func answer(_ result: NCUpdateResult, to sequences: [UInt64]) {
         if result == .newData || updateScheduled { sendContent() }
-        send(.updated(result, answering: sequence))
+        for sequence in sequences { send(.updated(result, answering: sequence)) }
     }
 
     private func follow(_ url: String) {

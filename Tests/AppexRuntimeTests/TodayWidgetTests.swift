@@ -100,6 +100,11 @@ import Testing
         #expect(first.content.flatMap(Self.headline) == "Update 1", "the content sent before the answer is there with it")
         let second = await shown.session.update()
         #expect(second.result == .noData && second.content.flatMap(Self.headline) == "Update 1")
+        // Asked again while an update runs (each takes 0.2 s), the widget answers both.
+        async let third = shown.session.update()
+        async let fourth = shown.session.update()
+        let (answers, again) = await (third, fourth)
+        #expect(answers.failure == nil && again.failure == nil, "\(answers.failure ?? "") \(again.failure ?? "")")
 
         shown.session.setDisplayMode(.expanded)
         let expanded = try #require(await shown.contents.first { Self.headline(of: $0)?.hasPrefix("Mode") == true })

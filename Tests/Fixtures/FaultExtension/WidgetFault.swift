@@ -47,12 +47,18 @@ final class WidgetFault: WidgetViewController, NCWidgetProviding {
         case .widgetHangsUpdating:
             break
         default:
-            updates += 1
-            // Every other update finds nothing new, as a widget whose data hasn't changed.
-            guard updates % 2 == 1 else { return completionHandler(.noData) }
-            render("Update \(updates)")
-            completionHandler(.newData)
-            completionHandler(.newData)   // a second call is logged and ignored
+            // The update takes a moment, as one that reads its data does, so the host can ask
+            // again while it runs.
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) {
+                MainActor.assumeIsolated {
+                    self.updates += 1
+                    // Every other update finds nothing new, as a widget whose data hasn't changed.
+                    guard self.updates % 2 == 1 else { return completionHandler(.noData) }
+                    self.render("Update \(self.updates)")
+                    completionHandler(.newData)
+                    completionHandler(.newData)   // a second call is logged and ignored
+                }
+            }
         }
     }
 
