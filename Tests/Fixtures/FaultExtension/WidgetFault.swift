@@ -23,7 +23,11 @@ final class WidgetFault: WidgetViewController, NCWidgetProviding {
             view = .vstack((1...300).map { .text("Row \($0)") })   // refused by the widget's own check: logged, not sent
             let rows = (1...300).map { _ in "{\"type\":\"spacer\"}" }.joined(separator: ",")
             let body = "{\"view\":{\"type\":\"stack\",\"axis\":\"vertical\",\"children\":[\(rows)]},\"preferredHeight\":110,\"largestMode\":\"compact\",\"allowsEditing\":false,\"margins\":{\"top\":0,\"left\":16,\"bottom\":0,\"right\":16}}"
-            _ = try? extensionContext?.pointChannel.send("content", body: Array(body.utf8))
+            // Sent after the controller has tried, and logged, its own content, so the host's
+            // end of the widget can't come before that log line.
+            DispatchQueue.main.async { [extensionContext] in
+                _ = try? extensionContext?.pointChannel.send("content", body: Array(body.utf8))
+            }
         default:
             break
         }
