@@ -9,12 +9,12 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The sample apps: each executable is a real program that `appex bundle` puts into a bundle.
-let sampleExecutables = ["notes", "NotesShare", "NotesAction", "photos", "PhotosShare", "PhotosWidget", "texttools", "WordCount", "Checksum"]
+let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "photos", "PhotosShare", "PhotosWidget", "texttools", "WordCount", "Checksum"]
 /// The sample extensions among them, built on AppexKit with the Swift runtime linked in
 /// statically, which starts them in about a third of the time (see BENCHMARKS.md).
-let sampleExtensions = ["NotesShare", "NotesAction", "PhotosShare", "PhotosWidget", "WordCount", "Checksum"]
+let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "PhotosWidget", "WordCount", "Checksum"]
 /// Code a sample app shares with its extensions, linked into each, by sample.
-let sampleLibraries: [String: [Target.Dependency]] = ["NotesShare": ["AppexShare"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
+let sampleLibraries: [String: [Target.Dependency]] = ["NotesShare": ["AppexShare"], "NotesWidget": ["AppexGroups", "AppexToday"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
 /// How extension executables and appexd link: the Swift runtime and Foundation statically,
 /// with lld, and relative relocations packed (DT_RELR, which needs glibc 2.36 or later), so
 /// the loader reads 13 KB of them instead of 1.7 MB. An idle appexd is 23 MiB resident this
@@ -120,7 +120,7 @@ var package = Package(
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
-        .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "appex"]),
+        .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexToday", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexTodayTests", dependencies: ["AppexToday"]),

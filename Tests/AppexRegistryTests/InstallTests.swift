@@ -27,7 +27,7 @@ import Testing
         for app in try samples() { try registry.install(appAt: app) }
         #expect(try registry.apps().map(\.identifier) == ["com.example.notes", "com.example.photos", "com.example.texttools"])
         let notes = try #require(try registry.app("com.example.notes"))
-        #expect(notes.extensions.map(\.identifier) == ["com.example.notes.share", "com.example.notes.uppercase"])
+        #expect(notes.extensions.map(\.identifier) == ["com.example.notes.share", "com.example.notes.uppercase", "com.example.notes.widget"])
         #expect(notes.version == "1")
         #expect(notes.shortVersion == "1.0")
         #expect(notes.info.urlTypes.first?.schemes == ["notes"])
@@ -36,7 +36,7 @@ import Testing
         #expect(try registry.extensions(point: "com.apple.share-services").map(\.identifier)
             == ["com.example.notes.share", "com.example.photos.share"])
         #expect(contents(of: test.home.containersDirectory) == [
-            "com.example.notes", "com.example.notes.share", "com.example.notes.uppercase",
+            "com.example.notes", "com.example.notes.share", "com.example.notes.uppercase", "com.example.notes.widget",
             "com.example.photos", "com.example.photos.share", "com.example.photos.widget",
             "com.example.texttools", "com.example.texttools.checksum", "com.example.texttools.wordcount",
         ])

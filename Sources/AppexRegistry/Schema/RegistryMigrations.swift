@@ -84,6 +84,24 @@ enum RegistryMigrations {
                 table.column("pickCount", .integer).notNull().defaults(to: 0)
             }
         }
+        migrator.registerMigration("v4: today") { db in
+            // The widgets the user added to the Today view, in their order, each in the mode
+            // the user last chose. Like preferences, the choice outlives a reinstall.
+            try db.create(table: "todayWidget") { table in
+                table.primaryKey("extensionIdentifier", .text).collate(.nocase)
+                table.column("position", .integer).notNull()
+                table.column("displayMode", .text).notNull().defaults(to: "compact")
+            }
+            // Each widget's last content, as the Today view drew it, with its time and whether
+            // the update after it failed. It goes with the widget.
+            try db.create(table: "widgetSnapshot") { table in
+                table.primaryKey("extensionIdentifier", .text).collate(.nocase)
+                    .references("extension", column: "bundleIdentifier", onDelete: .cascade)
+                table.column("content", .blob).notNull()
+                table.column("takenAt", .datetime).notNull()
+                table.column("isStale", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

@@ -1,0 +1,73 @@
+import AppexRegistry
+import AppexSamples
+import AppexTesting
+import Foundation
+import Testing
+
+/// The Today view's state in the registry: which widgets show, in what order and mode, and
+/// each widget's snapshot.
+@Suite final class TodayRegistryTests {
+    let test: TestHome
+    let registry: Registry
+    static let notes = "com.example.notes.widget"
+    static let photos = "com.example.photos.widget"
+
+    init() throws {
+        test = try TestHome()
+        registry = try Registry(home: test.home)
+        for app in try SampleApps.assemble(into: test.scratch) { try registry.install(appAt: app) }
+    }
+
+    @Test func widgetsAreAddedMovedAndRemovedInTheUsersOrder() throws {
+        #expect(try registry.todayWidgets().isEmpty, "the Today view starts empty, as on Apple's systems")
+        try registry.addTodayWidget(Self.notes)
+        try registry.addTodayWidget("COM.EXAMPLE.PHOTOS.WIDGET", at: 0)
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos, Self.notes])
+        try registry.moveTodayWidget(Self.notes, to: 0)
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.notes, Self.photos])
+        try registry.moveTodayWidget(Self.notes, to: 99)
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos, Self.notes])
+        try registry.setTodayDisplayMode("expanded", for: Self.notes)
+        #expect(try registry.todayWidgets().map(\.displayMode) == ["compact", "expanded"])
+        try registry.removeTodayWidget(Self.photos)
+        #expect(try registry.todayWidgets() == [TodayWidget(identifier: Self.notes, displayMode: "expanded")])
+    }
+
+    @Test func onlyInstalledWidgetsCanBeAddedAndEachOnce() throws {
+        let share = #expect(throws: RegistryError.self) { try self.registry.addTodayWidget("com.example.notes.share") }
+        #expect(share?.message == "com.example.notes.share is an extension of com.apple.share-services, not a Today widget")
+        let missing = #expect(throws: RegistryError.self) { try self.registry.addTodayWidget("com.example.nothing") }
+        #expect(missing?.code == .notInstalled)
+        try registry.addTodayWidget(Self.notes)
+        let twice = #expect(throws: RegistryError.self) { try self.registry.addTodayWidget(Self.notes) }
+        #expect(twice?.message == "\(Self.notes) is already in the Today view")
+        let absent = #expect(throws: RegistryError.self) { try self.registry.removeTodayWidget(Self.photos) }
+        #expect(absent?.message == "\(Self.photos) is not in the Today view")
+        let unmoved = #expect(throws: RegistryError.self) { try self.registry.moveTodayWidget(Self.photos, to: 0) }
+        #expect(unmoved?.code == .notInstalled)
+    }
+
+    @Test func aWidgetKeepsItsPlaceAcrossAnUninstallButNotItsSnapshot() throws {
+        try registry.addTodayWidget(Self.photos)
+        try registry.addTodayWidget(Self.notes)
+        try registry.saveWidgetSnapshot(Data("{}".utf8), of: Self.notes)
+        _ = try registry.uninstall("com.example.notes")
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos])
+        for app in try SampleApps.assemble(into: test.scratch) where app.lastPathComponent == "Notes.app" { try registry.install(appAt: app) }
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos, Self.notes], "the choice outlives a reinstall")
+        #expect(try registry.widgetSnapshot(of: Self.notes) == nil, "the snapshot went with the widget")
+    }
+
+    @Test func aSnapshotIsReplacedByNewDataAndMarkedStaleByAFailure() throws {
+        #expect(try registry.widgetSnapshot(of: Self.notes) == nil)
+        let first = Date(timeIntervalSince1970: 1_800_000_000)
+        try registry.saveWidgetSnapshot(Data("one".utf8), of: Self.notes, at: first)
+        #expect(try registry.widgetSnapshot(of: Self.notes) == WidgetSnapshotRecord(content: Data("one".utf8), takenAt: first, isStale: false))
+        try registry.markWidgetSnapshotStale(Self.notes)
+        #expect(try registry.widgetSnapshot(of: Self.notes)?.isStale == true)
+        try registry.saveWidgetSnapshot(Data("two".utf8), of: Self.notes, at: first + 60)
+        #expect(try registry.widgetSnapshot(of: Self.notes) == WidgetSnapshotRecord(content: Data("two".utf8), takenAt: first + 60, isStale: false))
+        let share = #expect(throws: RegistryError.self) { try self.registry.saveWidgetSnapshot(Data(), of: "com.example.notes.share") }
+        #expect(share?.code == .conflict)
+    }
+}
