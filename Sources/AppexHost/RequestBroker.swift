@@ -336,17 +336,25 @@ final class RequestBroker: Sendable {
         let request = asked.requestID.flatMap { id in state.withLock { $0.requests[id] } }
         let daemon = self.daemon
         Task {
-            let answer: OpenURLResult
-            if let request, let confirm = request.owner?.urlOpenConfirmationBlock, let opening = URLOpenRequest(asked) {
-                let confirmed = await confirm(opening)
-                answer = OpenURLResult(call: asked.call, opened: confirmed, reason: confirmed ? "" : "the user declined to open \(asked.url)")
-            } else if request == nil {
-                answer = OpenURLResult(call: asked.call, opened: false, reason: "request \(asked.requestID?.uuidString ?? "(none)") is not running in this host")
-            } else {
-                answer = OpenURLResult(call: asked.call, opened: false, reason: "this host opens no URLs for its extensions: its NSExtension has no urlOpenConfirmationBlock")
-            }
+            let answer = await Self.answer(asked, running: request != nil, confirm: request?.owner?.urlOpenConfirmationBlock)
             try? daemon.connection.send(.openURLResult(answer))
         }
+    }
+
+    /// The answer to `asked` from the request's confirmation block, if the request runs here
+    /// and its host has one.
+    private static func answer(_ asked: OpenURL, running: Bool, confirm: NSExtension.URLOpenConfirmation?) async -> OpenURLResult {
+        guard running else {
+            return OpenURLResult(call: asked.call, opened: false, reason: "request \(asked.requestID?.uuidString ?? "(none)") is not running in this host")
+        }
+        guard let confirm else {
+            return OpenURLResult(call: asked.call, opened: false, reason: "this host opens no URLs for its extensions: its NSExtension has no urlOpenConfirmationBlock")
+        }
+        guard let opening = URLOpenRequest(asked) else {
+            return OpenURLResult(call: asked.call, opened: false, reason: "\"\(asked.url.prefix(200))\" is not a URL")
+        }
+        let confirmed = await confirm(opening)
+        return OpenURLResult(call: asked.call, opened: confirmed, reason: confirmed ? "" : "the user declined to open \(asked.url)")
     }
 
     /// appexd asks this host to close `session`, idle for its grace period. A request sent

@@ -216,7 +216,6 @@ final class ExtensionRuntime: Sendable {
 
     /// Writes one line to standard error, which appexd keeps in its log.
     static func log(_ message: String) {
-        let name = ProcessInfo.processInfo.processName
-        FileHandle.standardError.write(Data("\(name)[\(getpid())]: \(message)\n".utf8))
+        ExtensionLog.write(message)
     }
 }

@@ -148,7 +148,7 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
         do throws(ComposeMessageError) {
             event = try ComposeMessage(name: message.name, body: message.body)
         } catch {
-            Self.log("the host sent a compose message that can't be read, so the sheet is sent again unchanged: \(error)")
+            ExtensionLog.write("the host sent a compose message that can't be read, so the sheet is sent again unchanged: \(error)")
             return sendSheet(answering: message.sequence)
         }
         switch event {
@@ -159,13 +159,13 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
             if items.indices.contains(index) {
                 items[index].tapHandler?()
             } else {
-                Self.log("the host tapped configuration item \(index) of \(items.count); ignored")
+                ExtensionLog.write("the host tapped configuration item \(index) of \(items.count); ignored")
             }
         case .pick(let index):
             if let list = lists.last, list.options.indices.contains(index) {
                 list.didSelect?(index)
             } else {
-                Self.log("the host picked option \(index), which the list on top doesn't have; ignored")
+                ExtensionLog.write("the host picked option \(index), which the list on top doesn't have; ignored")
             }
         case .back:
             popConfigurationViewController()
@@ -174,7 +174,7 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
         case .cancel:
             return didSelectCancel()
         case .sheet:
-            Self.log("the host sent a sheet, which only an extension sends; ignored")
+            ExtensionLog.write("the host sent a sheet, which only an extension sends; ignored")
         }
         sendSheet(answering: message.sequence)
     }
@@ -203,13 +203,9 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
         } catch {
             // The host can't show a sheet it doesn't get (too large for a frame, or the session
             // gone): end the request now rather than leave the host waiting for one.
-            Self.log("the compose sheet could not be sent, so the request is cancelled: \(error)")
+            ExtensionLog.write("the compose sheet could not be sent, so the request is cancelled: \(error)")
             context.cancelRequest(withError: ComposeSheetUnavailable(message: "the compose sheet could not be sent: \(error)"))
         }
-    }
-
-    private static func log(_ message: String) {
-        FileHandle.standardError.write(Data("\(ProcessInfo.processInfo.processName)[\(getpid())]: \(message)\n".utf8))
     }
 }
 

@@ -23,6 +23,9 @@ public final class WidgetSession: Sendable {
     public static let defaultUpdateDeadline = Duration.seconds(10)
     /// How long a widget has from its launch to saying it listens.
     public static let readyDeadline = Duration.seconds(10)
+    /// How long a host waits for a widget to say whether a link opened, the user's answer to
+    /// the confirmation included.
+    public static let linkDeadline = Duration.seconds(120)
     /// How long a dismissed widget has to complete its request before it is cancelled.
     public static let dismissDeadline = Duration.seconds(2)
 
@@ -50,7 +53,8 @@ public final class WidgetSession: Sendable {
         var ready = false
         var readyWaiters: [CheckedContinuation<Bool, Never>] = []
         var updates: [UInt64: CheckedContinuation<(NCUpdateResult, String?), Never>] = [:]
-        var links: [String: [CheckedContinuation<(Bool, String), Never>]] = [:]
+        /// Who waits to hear whether a link opened: the URL, and the waiter.
+        var links: [UUID: (url: String, continuation: CheckedContinuation<(Bool, String), Never>)] = [:]
         var failure: String?
         var ended = false
     }
@@ -137,20 +141,27 @@ public final class WidgetSession: Sendable {
     }
 
     /// Asks the widget to open `url`, a link of its view; returns whether it was opened, and
-    /// if not, why. The host's `NSExtension.urlOpenConfirmation` is asked first.
+    /// if not, why, within ``linkDeadline``. The host's `NSExtension.urlOpenConfirmationBlock`
+    /// is asked first.
     public func followLink(_ url: String) async -> (opened: Bool, reason: String) {
-        await withCheckedContinuation { (continuation: CheckedContinuation<(Bool, String), Never>) in
+        let id = UUID()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<(Bool, String), Never>) in
             let refused = state.withLock { state -> String? in
                 if state.ended { return state.failure ?? "the widget's request has ended" }
                 do throws(ErrorInfo) {
                     try send(.followLink(url))
-                    state.links[url, default: []].append(continuation)
+                    state.links[id] = (url, continuation)
                     return nil
                 } catch {
                     return "the widget can't be asked: \(error.description)"
                 }
             }
-            if let refused { continuation.resume(returning: (false, refused)) }
+            if let refused { return continuation.resume(returning: (false, refused)) }
+            Task { [weak self] in
+                try? await Task.sleep(for: Self.linkDeadline)
+                self?.state.withLock { $0.links.removeValue(forKey: id) }?.continuation
+                    .resume(returning: (false, "the widget didn't say within \(Self.linkDeadline) whether \(url) opened"))
+            }
         }
     }
 
@@ -204,7 +215,11 @@ public final class WidgetSession: Sendable {
             case .updated(let result, let answering):
                 state.withLock { $0.updates.removeValue(forKey: answering) }?.resume(returning: (result, nil))
             case .linkOpened(let url, let opened, let reason):
-                let waiting = state.withLock { $0.links.removeValue(forKey: url) } ?? []
+                let waiting = state.withLock { state in
+                    let answered = state.links.filter { $0.value.url == url }
+                    for id in answered.keys { state.links[id] = nil }
+                    return answered.values.map(\.continuation)
+                }
                 waiting.forEach { $0.resume(returning: (opened, reason)) }
                 events(.linkOpened(url, opened: opened, reason: reason))
             case .present, .update, .displayMode, .followLink, .editing, .dismiss:
@@ -259,7 +274,7 @@ public final class WidgetSession: Sendable {
                 state.updates.removeAll()
                 state.links.removeAll()
             }
-            return (state.readyWaiters, Array(state.updates.values), state.links.values.flatMap { $0 }, state.failure ?? "the widget's request ended")
+            return (state.readyWaiters, Array(state.updates.values), state.links.values.map(\.continuation), state.failure ?? "the widget's request ended")
         }
         ready.forEach { $0.resume(returning: false) }
         updates.forEach { $0.resume(returning: (.failed, reason)) }

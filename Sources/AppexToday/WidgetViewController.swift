@@ -69,12 +69,12 @@ open class WidgetViewController: NSExtensionRequestHandling {
         do throws(WidgetMessageError) {
             event = try WidgetMessage(name: message.name, body: message.body)
         } catch {
-            return Self.log("the host sent a widget message that can't be read; ignored: \(error)")
+            return ExtensionLog.write("the host sent a widget message that can't be read; ignored: \(error)")
         }
         let provider = self as? any NCWidgetProviding
         switch event {
         case .present(let presentation):
-            guard !isPresented else { return Self.log("the host presented the widget twice; the second is ignored") }
+            guard !isPresented else { return ExtensionLog.write("the host presented the widget twice; the second is ignored") }
             self.presentation = presentation
             viewDidLoad()
             isPresented = true
@@ -98,7 +98,7 @@ open class WidgetViewController: NSExtensionRequestHandling {
         case .dismiss:
             extensionContext?.completeRequest(returningItems: nil, completionHandler: nil)
         case .ready, .content, .updated, .linkOpened:
-            Self.log("the host sent \(message.name), which only a widget sends; ignored")
+            ExtensionLog.write("the host sent \(message.name), which only a widget sends; ignored")
         }
     }
 
@@ -111,7 +111,7 @@ open class WidgetViewController: NSExtensionRequestHandling {
         provider.widgetPerformUpdate { [weak self] result in
             guard let self else { return }
             guard !answered else {
-                return Self.log("widgetPerformUpdate's completion handler was called more than once; the first call counts")
+                return ExtensionLog.write("widgetPerformUpdate's completion handler was called more than once; the first call counts")
             }
             answered = true
             let sequences = self.pendingUpdates
@@ -156,10 +156,10 @@ open class WidgetViewController: NSExtensionRequestHandling {
         let margins = provider.map { WidgetMargins($0.widgetMarginInsets(forProposedMarginInsets: presentation.margins.insets)) } ?? presentation.margins
         let height = Double(preferredContentSize.height)
         if presentation.mode == .expanded, height > NCWidgetDisplayMode.expandedHeights.upperBound {
-            Self.log("preferredContentSize asks for \(Int(height)) points, more than expanded's \(Int(NCWidgetDisplayMode.expandedHeights.upperBound)): the widget is clipped to it")
+            ExtensionLog.write("preferredContentSize asks for \(Int(height)) points, more than expanded's \(Int(NCWidgetDisplayMode.expandedHeights.upperBound)): the widget is clipped to it")
         }
         if let problem = view.problem {
-            Self.log("the widget's view can't be drawn, so the host keeps what it has: \(problem)")
+            ExtensionLog.write("the widget's view can't be drawn, so the host keeps what it has: \(problem)")
             return
         }
         send(.content(WidgetContent(view: view, preferredHeight: height.isFinite ? height : NCWidgetDisplayMode.compactHeight,
@@ -174,7 +174,7 @@ open class WidgetViewController: NSExtensionRequestHandling {
         } catch {
             // The host can't show what it doesn't get (too large for a frame, or the session
             // gone): end the request rather than leave the Today view waiting.
-            Self.log("\(message.name) could not be sent, so the request is cancelled: \(error)")
+            ExtensionLog.write("\(message.name) could not be sent, so the request is cancelled: \(error)")
             context.cancelRequest(withError: WidgetUnavailable(message: "the widget's \(message.name) could not be sent: \(error)"))
         }
     }
@@ -193,10 +193,6 @@ open class WidgetViewController: NSExtensionRequestHandling {
     /// The controller showing `context`'s request.
     static func controller(of context: NSExtensionContext) -> WidgetViewController? {
         shown[ObjectIdentifier(context)]?.controller
-    }
-
-    static func log(_ message: String) {
-        FileHandle.standardError.write(Data("\(ProcessInfo.processInfo.processName)[\(getpid())]: \(message)\n".utf8))
     }
 }
 
