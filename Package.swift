@@ -14,7 +14,7 @@ let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "p
 /// statically, which starts them in about a third of the time (see BENCHMARKS.md).
 let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "PhotosWidget", "WordCount", "Checksum"]
 /// Code a sample app shares with its extensions, linked into each, by sample.
-let sampleLibraries: [String: [Target.Dependency]] = ["NotesShare": ["AppexShare"], "NotesWidget": ["AppexGroups", "AppexToday"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
+let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication"], "NotesShare": ["AppexShare"], "NotesWidget": ["AppexGroups", "AppexToday"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
 /// How extension executables and appexd link: the Swift runtime and Foundation statically,
 /// with lld, and relative relocations packed (DT_RELR, which needs glibc 2.36 or later), so
 /// the loader reads 13 KB of them instead of 1.7 MB. An idle appexd is 23 MiB resident this

@@ -172,6 +172,13 @@ public struct BundleReader: Sendable {
         }
     }
 
+    /// The `InfoPlist.strings` tables of the bundle at `url`, by language code; a table that
+    /// can't be read is left out (`appex validate` says why).
+    public func localizations(in url: URL) -> [String: [String: String]] {
+        var ignored: [Diagnostic] = []
+        return readLocalizations(in: url, display: url.lastPathComponent, diagnostics: &ignored)
+    }
+
     private func readLocalizations(in url: URL, display: String, diagnostics: inout [Diagnostic]) -> [String: [String: String]] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         var tables: [String: [String: String]] = [:]

@@ -84,10 +84,19 @@ extension Registry {
         }
     }
 
-    /// Keeps the user's choice of mode for the widget `identifier`.
+    /// The display modes a widget can be kept in.
+    public static let todayDisplayModes = ["compact", "expanded"]
+
+    /// Keeps the user's choice of mode, `compact` or `expanded`, for the widget `identifier`.
     public func setTodayDisplayMode(_ mode: String, for identifier: String) throws(RegistryError) {
+        guard Self.todayDisplayModes.contains(mode) else {
+            throw RegistryError(.invalidArgument, "\"\(mode)\" is not a display mode", hint: "a widget is compact or expanded")
+        }
         try write("keep \(identifier)'s display mode", bumpsGeneration: false) { db in
             try db.execute(sql: "UPDATE todayWidget SET displayMode = ? WHERE extensionIdentifier = ?", arguments: [mode, identifier])
+            guard db.changesCount > 0 else {
+                throw RegistryError(.notInstalled, "\(identifier) is not in the Today view", hint: "`appex today add \(identifier)` adds it")
+            }
         }
     }
 

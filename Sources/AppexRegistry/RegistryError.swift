@@ -13,6 +13,9 @@ public struct RegistryError: Error, Sendable, CustomStringConvertible {
         public static let conflict = Code(description: "conflict")
         /// The bundle is older than the installed version.
         public static let downgrade = Code(description: "downgrade")
+        /// A value is not one the operation takes, such as a display mode other than
+        /// `compact` and `expanded`.
+        public static let invalidArgument = Code(description: "invalid-argument")
         /// The database or the file system failed.
         public static let storage = Code(description: "storage")
     }

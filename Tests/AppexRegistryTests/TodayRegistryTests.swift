@@ -29,6 +29,11 @@ import Testing
         #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos, Self.notes])
         try registry.setTodayDisplayMode("expanded", for: Self.notes)
         #expect(try registry.todayWidgets().map(\.displayMode) == ["compact", "expanded"])
+        let unknownMode = #expect(throws: RegistryError.self) { try self.registry.setTodayDisplayMode("huge", for: Self.notes) }
+        #expect(unknownMode?.code == .invalidArgument && unknownMode?.message == "\"huge\" is not a display mode")
+        let notShown = #expect(throws: RegistryError.self) { try self.registry.setTodayDisplayMode("compact", for: "com.example.nothing") }
+        #expect(notShown?.code == .notInstalled)
+        #expect(try registry.todayWidgets().map(\.displayMode) == ["compact", "expanded"], "neither changed anything")
         try registry.removeTodayWidget(Self.photos)
         #expect(try registry.todayWidgets() == [TodayWidget(identifier: Self.notes, displayMode: "expanded")])
     }

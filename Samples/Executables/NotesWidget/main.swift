@@ -46,13 +46,24 @@ final class TodayViewController: WidgetViewController, NCWidgetProviding {
         render()
     }
 
+    /// New data is news to the Today view's snapshot, which outlives this process: what the
+    /// widget last reported is kept in the group's defaults, and compared.
     func widgetPerformUpdate(completionHandler: @escaping @MainActor (NCUpdateResult) -> Void) {
-        guard let found = SharedNote.newestFirst() else { return completionHandler(.failed) }
-        guard found != notes else { return completionHandler(.noData) }
-        notes = found
-        render()
+        guard let found = SharedNote.newestFirst(), let defaults = GroupDefaults(suiteName: SharedNote.group) else {
+            return completionHandler(.failed)
+        }
+        if found != notes {
+            notes = found
+            render()
+        }
+        let reported = "\(found.count) \(found.first?.name ?? "")"
+        guard defaults.string(forKey: Self.reportedKey) != reported else { return completionHandler(.noData) }
+        defaults.set(reported, forKey: Self.reportedKey)
         completionHandler(.newData)
     }
+
+    /// The group default that holds what the last update reported: the count and the newest note.
+    static let reportedKey = "widget.reported"
 
     func widgetActiveDisplayModeDidChange(_ activeDisplayMode: NCWidgetDisplayMode, withMaximumSize maxSize: CGSize) {
         expanded = activeDisplayMode == .expanded

@@ -1,12 +1,15 @@
 // Notes: a small note-taking app, and the containing app of the Notes extensions.
 // It keeps its notes, one per line, in its own data container, and reads the notes its
-// Share extension filed in the Notes app group.
+// Share extension filed in the Notes app group. Launched to open notes://note/NAME (the
+// Latest Note widget's links), it shows that note, and remembers it as the one last opened.
+import AppexApplication
 import AppexCore
 import AppexGroups
 import Foundation
 
 let container = AppexHome.current.container(for: "com.example.notes")
 let file = container.appendingPathComponent("notes.txt")
+let openedFile = container.appendingPathComponent("opened.txt")
 let group = "group.com.example.notes"
 
 func notes() -> [String] {
@@ -39,8 +42,37 @@ func sharedNotes() -> (notes: [String], count: Int, last: String?)? {
     return (notes, defaults.integer(forKey: "sharedNoteCount"), defaults.string(forKey: "lastSharedNote"))
 }
 
+/// Opens `url`, notes://note/NAME: prints the shared note NAME, and records it as the note
+/// last opened, with the URL and who asked, in the app's container.
+func open(_ url: URL, from source: String?) throws {
+    guard url.scheme == "notes", url.host == "note", let name = url.pathComponents.dropFirst().first,
+          let groupContainer = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)
+    else {
+        FileHandle.standardError.write(Data("notes: can't open \(url.absoluteString): it names no shared note\n".utf8))
+        exit(1)
+    }
+    let note = groupContainer.appendingPathComponent("Shared Notes/\(name).txt")
+    var text: String?
+    NSFileCoordinator().coordinate(readingItemAt: note, error: nil) { text = try? String(contentsOf: $0, encoding: .utf8) }
+    guard let text else {
+        FileHandle.standardError.write(Data("notes: \(url.absoluteString) names \(name), which isn't among the shared notes\n".utf8))
+        exit(1)
+    }
+    print("Opened \(name), from \(source ?? "the user"):\n\(text)")
+    try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+    try "\(name)\t\(url.absoluteString)\t\(source ?? "")\t\(text.replacingOccurrences(of: "\n", with: " · "))\n"
+        .write(to: openedFile, atomically: true, encoding: .utf8)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
+if let url = UIApplication.shared.launchOptions[.url] as? URL {
+    try open(url, from: UIApplication.shared.launchOptions[.sourceApplication] as? String)
+    exit(0)
+}
 switch arguments.first {
+case "opened":
+    // The note last opened through a link: NAME, URL, who asked, and its text, tab-separated.
+    print((try? String(contentsOf: openedFile, encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? "No note opened yet.")
 case "add" where arguments.count > 1:
     let note = arguments.dropFirst().joined(separator: " ").replacingOccurrences(of: "\n", with: " ")
     try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
@@ -57,6 +89,6 @@ case "list", nil:
         print("(The notes shared with \"Add to Notes\" are in \(group), which only the installed Notes app may open.)")
     }
 default:
-    FileHandle.standardError.write(Data("usage: notes [list | add TEXT]\n".utf8))
+    FileHandle.standardError.write(Data("usage: notes [list | add TEXT | opened]\n".utf8))
     exit(2)
 }

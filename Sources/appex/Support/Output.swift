@@ -5,8 +5,17 @@ import Foundation
 enum Output {
     /// Prints `value` as pretty, key-sorted JSON on stdout.
     static func json(_ value: some Encodable) throws {
+        try write(value, formatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// Prints `value` as key-sorted JSON on one line of stdout: one record of a stream.
+    static func jsonLine(_ value: some Encodable) throws {
+        try write(value, formatting: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    private static func write(_ value: some Encodable, formatting: JSONEncoder.OutputFormatting) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = formatting
         encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(value)
         FileHandle.standardOutput.write(data + Data("\n".utf8))
