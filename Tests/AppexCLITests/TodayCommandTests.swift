@@ -48,6 +48,13 @@ import Testing
     }
 
     @Test func theAddListShowsEachWidgetsNameAndDescriptionAndTheViewKeepsItsOrder() throws {
+        let empty = try samples.terminal(["today"])
+        try empty.waitForScreen(containing: "`appex today list` lists the widgets to add")
+        empty.send("1")
+        try empty.waitForScreen(containing: "No widget shows a link.")
+        empty.send("q")
+        #expect(try empty.waitForExit() == 0)
+
         let listed = try appex.run(["today", "list"])
         #expect(listed.status == 0)
         #expect(listed.standardOutput.contains("In the Today view:\n  none"), "\(listed.standardOutput)")

@@ -152,7 +152,7 @@ struct TodayReport: Encodable {
         var update: String?
         var status: String?
         var editing: Bool
-        /// The widget as drawn, in plain text.
+        /// The widget as drawn, in plain text, its links numbered across the whole view.
         var lines: [String]
         /// Its links' URLs, in the order they are numbered.
         var links: [String]
@@ -175,8 +175,10 @@ struct TodayReport: Encodable {
     init(_ tiles: [TodayBoard.Tile], screen: TodayScreen, link: Link?) {
         var plain = screen
         plain.styled = false
+        var links: [TodayScreen.Link] = []
         widgets = tiles.map { tile in
-            let frame = plain.frame(of: [tile])
+            let before = links.count
+            let lines = plain.lines(of: tile, links: &links)
             let (source, time, stale): (String, Date?, Bool) = switch tile.source {
             case .nothing: ("none", nil, false)
             case .snapshot(let taken, let stale): ("snapshot", taken, stale)
@@ -184,7 +186,7 @@ struct TodayReport: Encodable {
             }
             return Widget(identifier: tile.identifier, name: tile.name, mode: tile.shownMode.description, source: source, time: time,
                           stale: stale, update: tile.lastUpdate?.description, status: tile.status, editing: tile.isEditing,
-                          lines: frame.lines, links: frame.links.map(\.url), content: tile.content)
+                          lines: lines, links: links[before...].map(\.url), content: tile.content)
         }
         self.link = link
     }

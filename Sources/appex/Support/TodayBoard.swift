@@ -51,6 +51,8 @@ final class TodayBoard: Sendable {
         var tiles: [Tile] = []
         /// Counts changes, so a view redraws only when something changed.
         var revision = 0
+        /// Whether the view is closing: a widget that starts now is dismissed at once.
+        var isClosing = false
     }
 
     let registry: Registry
@@ -150,7 +152,16 @@ final class TodayBoard: Sendable {
                 if case .snapshot(let taken, _) = $0.source { $0.source = .snapshot(taken: taken, stale: true) }
             }
         }
-        change(identifier) { $0.session = session }
+        let kept = state.withLock { state -> Bool in
+            guard !state.isClosing, let index = state.tiles.firstIndex(where: { $0.identifier == identifier }) else { return false }
+            state.tiles[index].session = session
+            state.revision += 1
+            return true
+        }
+        guard kept else {
+            _ = await session.dismiss()
+            return
+        }
         await update(identifier)
     }
 
@@ -231,10 +242,15 @@ final class TodayBoard: Sendable {
         return await session.followLink(url)
     }
 
-    /// Dismisses every running widget, and waits for each to end.
+    /// Dismisses every running widget, and waits for each to end; a widget still starting is
+    /// dismissed as soon as it has.
     func dismissAll() async {
+        let sessions = state.withLock { state in
+            state.isClosing = true
+            return state.tiles.compactMap(\.session)
+        }
         await withTaskGroup(of: Void.self) { group in
-            for session in tiles.compactMap(\.session) { group.addTask { _ = await session.dismiss() } }
+            for session in sessions { group.addTask { _ = await session.dismiss() } }
         }
     }
 

@@ -40,7 +40,7 @@ struct TodayInteraction {
             terminal.restore()
             terminal.keepDrawing()
         }
-        Task { [board] in await board.startAll() }
+        let starting = Task { [board] in await board.startAll() }
         var nextUpdate = schedule.map { ContinuousClock.now + $0 }
         var nextReload = ContinuousClock.now + Self.registryInterval
         while true {
@@ -64,6 +64,7 @@ struct TodayInteraction {
         message = "Closing the widgets…"
         redraw()
         await board.dismissAll()
+        await starting.value
     }
 
     /// What the key does; false to quit.
@@ -117,7 +118,7 @@ struct TodayInteraction {
 
     /// Follows link `number` of the screen; the user confirms, and the answer shows when it comes.
     private mutating func follow(_ number: Int) {
-        guard (1...links.count).contains(number) else {
+        guard links.indices.contains(number - 1) else {
             message = links.isEmpty ? "No widget shows a link." : "There is no link [\(number)]; the links are [1] to [\(links.count)]."
             return
         }

@@ -31,22 +31,28 @@ struct TodayScreen {
             return Frame(lines: ["No widgets in the Today view.", "`appex today list` lists the widgets to add; `appex today add ID` adds one."] + footer, links: [])
         }
         var lines: [String] = []
-        var urls: [String] = []
         var links: [Link] = []
         for (index, tile) in tiles.enumerated() {
             if index > 0 { lines.append("") }
-            lines.append(heading(of: tile))
-            if let status = tile.status { lines.append("  " + emphasise(status, failure: tile.hasEnded || tile.lastUpdate == .failed)) }
-            if let content = tile.content {
-                let renderer = WidgetRenderer(width: width, styled: styled)
-                let before = urls.count
-                lines += renderer.lines(of: content, rows: WidgetRenderer.rows(of: content, in: tile.shownMode), links: &urls)
-                links += urls[before...].map { Link(widget: tile.identifier, url: $0) }
-            } else if tile.status == nil {
-                lines.append(dim("  (nothing to show yet)"))
-            }
+            lines += self.lines(of: tile, links: &links)
         }
         return Frame(lines: lines + (footer.isEmpty ? [] : [""] + footer), links: links)
+    }
+
+    /// One widget's lines: its heading, what the view says of it, and its view. Its links are
+    /// appended to `links`, numbered after those already there.
+    func lines(of tile: TodayBoard.Tile, links: inout [Link]) -> [String] {
+        var lines = [heading(of: tile)]
+        if let status = tile.status { lines.append("  " + emphasise(status, failure: tile.hasEnded || tile.lastUpdate == .failed)) }
+        if let content = tile.content {
+            var urls = links.map(\.url)
+            let before = urls.count
+            lines += WidgetRenderer(width: width, styled: styled).lines(of: content, rows: WidgetRenderer.rows(of: content, in: tile.shownMode), links: &urls)
+            links += urls[before...].map { Link(widget: tile.identifier, url: $0) }
+        } else if tile.status == nil {
+            lines.append(dim("  (nothing to show yet)"))
+        }
+        return lines
     }
 
     /// The widget's name, with its mode and where its content comes from on the right.
