@@ -128,7 +128,7 @@ struct TodayShowCommand: AsyncParsableCommand {
             }
             if ContinuousClock.now >= nextReload {
                 nextReload = ContinuousClock.now + TodayInteraction.registryInterval
-                _ = try? await board.reload()
+                try? await board.reload()
             }
             try? await Task.sleep(for: .milliseconds(100))
         }

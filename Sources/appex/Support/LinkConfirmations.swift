@@ -13,6 +13,8 @@ final class LinkConfirmations: Sendable {
         var approved: [String] = []
         /// The last request asked about.
         var last: URLOpenRequest?
+        /// Whether the view has closed: nobody is left to answer.
+        var isClosed = false
     }
 
     /// Whether a question can be put to the user; without, only approved URLs open.
@@ -35,7 +37,8 @@ final class LinkConfirmations: Sendable {
     }
 
     /// The answer to `request`: yes if approved in advance; otherwise the user's, once they
-    /// give it. A question asked while another is open, or with nobody to ask, is a no.
+    /// give it. A question asked while another is open, with nobody to ask, or after
+    /// ``close()``, is a no.
     func ask(_ request: URLOpenRequest) async -> Bool {
         await withCheckedContinuation { continuation in
             let known = state.withLock { state -> Bool? in
@@ -44,12 +47,19 @@ final class LinkConfirmations: Sendable {
                     state.approved.remove(at: index)
                     return true
                 }
-                guard canAsk, state.asking == nil else { return false }
+                guard canAsk, !state.isClosed, state.asking == nil else { return false }
                 state.asking = (request, continuation)
                 return nil
             }
             if let known { continuation.resume(returning: known) }
         }
+    }
+
+    /// Answers no to the open question, and to every one asked from now on: the view is
+    /// closing, and a widget that asks while it closes must not wait for an answer.
+    func close() {
+        state.withLock { $0.isClosed = true }
+        answer(false)
     }
 
     /// Answers the open question, if there is one.

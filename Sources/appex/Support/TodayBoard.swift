@@ -94,10 +94,17 @@ final class TodayBoard: Sendable {
         return tiles
     }
 
+    /// Puts `tiles` in the view, replacing what it showed; for the first load.
+    func show(_ tiles: [Tile]) {
+        state.withLock { state in
+            state.tiles = tiles
+            state.revision += 1
+        }
+    }
+
     /// Shows the registry's widgets: those new to the view are added with their snapshots
-    /// and started; those gone are dismissed. Returns whether anything changed.
-    @discardableResult
-    func reload() async throws(RegistryError) -> Bool {
+    /// and started; those gone are dismissed.
+    func reload() async throws(RegistryError) {
         let listed = try loadTiles()
         let (added, removed) = state.withLock { state -> ([Tile], [Tile]) in
             let known = Dictionary(state.tiles.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
@@ -114,7 +121,6 @@ final class TodayBoard: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for tile in added { group.addTask { await self.start(tile.identifier) } }
         }
-        return !added.isEmpty || !removed.isEmpty
     }
 
     // MARK: Running widgets
@@ -288,14 +294,6 @@ final class TodayBoard: Sendable {
         state.withLock { state in
             guard let index = state.tiles.firstIndex(where: { $0.identifier == identifier }) else { return }
             body(&state.tiles[index])
-            state.revision += 1
-        }
-    }
-
-    /// Puts `tiles` in the view, replacing what it showed; for the first load.
-    func show(_ tiles: [Tile]) {
-        state.withLock { state in
-            state.tiles = tiles
             state.revision += 1
         }
     }

@@ -52,7 +52,7 @@ struct TodayInteraction {
             }
             if schedule != nil, ContinuousClock.now >= nextReload {
                 nextReload = ContinuousClock.now + Self.registryInterval
-                Task { [board] in _ = try? await board.reload() }
+                Task { [board] in try? await board.reload() }
             }
             guard terminal.hasInput else {
                 try? await Task.sleep(for: .milliseconds(20))
@@ -60,7 +60,7 @@ struct TodayInteraction {
             }
             guard let key = terminal.readKey(), await handle(key) else { break }
         }
-        confirmations.answer(false)
+        confirmations.close()
         message = "Closing the widgets…"
         redraw()
         await board.dismissAll()
