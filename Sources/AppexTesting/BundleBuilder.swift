@@ -10,9 +10,9 @@ public import Foundation
 ///                  attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"])
 /// let url = try app.write()
 /// ```
-public struct BundleBuilder {
+public struct BundleBuilder: Sendable {
     /// One extension of the app.
-    public struct PlugIn {
+    public struct PlugIn: Sendable {
         public var name: String
         public var info: [String: PropertyListValue]
         public var entitlements: [String: PropertyListValue]?

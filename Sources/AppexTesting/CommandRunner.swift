@@ -24,8 +24,13 @@ public struct CommandRunner: Sendable {
         self.environment = environment
     }
 
-    /// Runs the executable with `arguments` and waits for it to end.
-    public func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    /// Runs the executable with `arguments` and awaits its end. The waiting happens on a
+    /// thread of its own (``onThread(_:)``), never on the cooperative pool.
+    public func run(_ arguments: [String], in directory: URL? = nil) async throws -> Result {
+        try await onThread { try runBlocking(arguments, in: directory) }
+    }
+
+    private func runBlocking(_ arguments: [String], in directory: URL?) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

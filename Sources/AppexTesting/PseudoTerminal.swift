@@ -115,7 +115,7 @@ public final class PseudoTerminal: Sendable {
     /// Waits until the screen shows `text`, and returns the screen; throws with the screen
     /// after `timeout`.
     @discardableResult
-    public func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) throws -> String {
+    public func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let shown = screen
@@ -123,16 +123,16 @@ public final class PseudoTerminal: Sendable {
             guard ContinuousClock.now < deadline, process.isRunning || !received.ended.load(ordering: .acquiring) else {
                 throw TerminalWaitError(expected: text, screen: shown, exitStatus: process.isRunning ? nil : process.terminationStatus)
             }
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 
     /// Waits for the program to exit, at most `timeout`, and returns its status.
-    public func waitForExit(timeout: Duration = .seconds(30)) throws -> Int32 {
+    public func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             guard ContinuousClock.now < deadline else { throw TerminalWaitError(expected: "the program to exit", screen: screen) }
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))
         }
         return process.terminationStatus
     }

@@ -32,7 +32,7 @@ import Testing
         return app
     }
 
-    @Test func anExtensionExecutableThatLinksAppOnlyCodeIsReported() throws {
+    @Test func anExtensionExecutableThatLinksAppOnlyCodeIsReported() async throws {
         let linking = SampleApps.products.appendingPathComponent("AppexApplicationHelper")
         var app = shareApp()
         app.plugIns[0].executable = linking
@@ -47,7 +47,7 @@ import Testing
 
         // The same program stripped still says so; an extension made with AppexKit alone does not.
         let stripped = folder.appendingPathComponent("stripped")
-        let strip = try CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/strip"), environment: [:])
+        let strip = try await CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/strip"), environment: [:])
             .run(["-o", stripped.path, linking.path])
         try #require(strip.status == 0, "\(strip.standardError)")
         app.plugIns[0].executable = stripped

@@ -29,24 +29,24 @@ import Testing
         try JSONSerialization.jsonObject(with: Data(text.utf8))
     }
 
-    @Test func validateExitsZeroForAValidAppOneForAnInvalidOneTwoForAMissingPath() throws {
+    @Test func validateExitsZeroForAValidAppOneForAnInvalidOneTwoForAMissingPath() async throws {
         let notes = try samples()[0]
-        #expect(try appex.run(["validate", notes]).status == 0)
+        #expect(try await appex.run(["validate", notes]).status == 0)
         var broken = BundleBuilder.app("com.example.broken", in: test.scratch)
         broken.addExtension("Share", identifier: "com.example.broken.share", point: "com.apple.share-services",
                             attributes: ["NSExtensionActivationRule": "SUBQUERY(extensionItems, $x,\n $x.attachments.@count > ).@count == 1"])
-        let result = try appex.run(["validate", try broken.write().path])
+        let result = try await appex.run(["validate", try broken.write().path])
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("error: Tool.app/PlugIns/Share.appex/Info.plist: NSExtension.NSExtensionAttributes.NSExtensionActivationRule: line 2, column"))
-        let missing = try appex.run(["validate", test.scratch.appendingPathComponent("Nope.app").path])
+        let missing = try await appex.run(["validate", test.scratch.appendingPathComponent("Nope.app").path])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("does not exist"))
     }
 
-    @Test func validateJSONListsEveryDiagnostic() throws {
+    @Test func validateJSONListsEveryDiagnostic() async throws {
         var broken = BundleBuilder.app("com.example.broken", in: test.scratch)
         broken.includeExecutables = false
-        let result = try appex.run(["validate", "--json", try broken.write().path])
+        let result = try await appex.run(["validate", "--json", try broken.write().path])
         #expect(result.status == 1)
         let report = try #require(try json(result.standardOutput) as? [String: Any])
         #expect(report["valid"] as? Bool == false)
@@ -54,88 +54,88 @@ import Testing
         #expect(diagnostics.map { $0["code"] as? String } == ["app-without-executable"])
     }
 
-    @Test func validateDistributionRejectsTruePredicate() throws {
+    @Test func validateDistributionRejectsTruePredicate() async throws {
         var app = BundleBuilder.app("com.example.tool", in: test.scratch)
         app.addExtension("Share", identifier: "com.example.tool.share", point: "com.apple.share-services",
                          attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"])
         let path = try app.write().path
-        #expect(try appex.run(["validate", path]).status == 0)
-        let distribution = try appex.run(["validate", "--distribution", path])
+        #expect(try await appex.run(["validate", path]).status == 0)
+        let distribution = try await appex.run(["validate", "--distribution", path])
         #expect(distribution.status == 1)
         #expect(distribution.standardOutput.contains("always true"))
     }
 
-    @Test func matchPrintsMatchOrNoMatchWithExitStatus() throws {
+    @Test func matchPrintsMatchOrNoMatchWithExitStatus() async throws {
         let items = try write(#"[{"attachments": [{"registeredTypeIdentifiers": ["public.jpeg"]}]}]"#, to: "items.json")
         let rule = "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.image\").@count >= 1).@count >= 1"
-        let yes = try appex.run(["match", "--rule-string", rule, "--items", items])
+        let yes = try await appex.run(["match", "--rule-string", rule, "--items", items])
         #expect(yes.status == 0)
         #expect(yes.standardOutput == "match\n")
-        let no = try appex.run(["match", "--rule-string", rule.replacingOccurrences(of: "public.image", with: "public.movie"), "--items", items])
+        let no = try await appex.run(["match", "--rule-string", rule.replacingOccurrences(of: "public.image", with: "public.movie"), "--items", items])
         #expect(no.status == 1)
         #expect(no.standardOutput == "no match\n")
     }
 
-    @Test func matchGivesLineAndColumnForABrokenRule() throws {
+    @Test func matchGivesLineAndColumnForABrokenRule() async throws {
         let items = try write("[]", to: "items.json")
-        let result = try appex.run(["match", "--rule-string", "TRUEPREDICATE AND\n  (FALSEPREDICATE OR", "--items", items])
+        let result = try await appex.run(["match", "--rule-string", "TRUEPREDICATE AND\n  (FALSEPREDICATE OR", "--items", items])
         #expect(result.status == 2)
         #expect(result.standardError.contains("line 2, column"))
     }
 
-    @Test func matchReadsDictionaryRulesFromJSONAndPlistFilesAndBundles() throws {
+    @Test func matchReadsDictionaryRulesFromJSONAndPlistFilesAndBundles() async throws {
         let items = try write(#"[{"attachments": [{"registeredTypeIdentifiers": ["public.png"]}, {"registeredTypeIdentifiers": ["public.png"]}]}]"#, to: "items.json")
         let json = try write(#"{"NSExtensionActivationSupportsImageWithMaxCount": 2}"#, to: "rule.json")
-        #expect(try appex.run(["match", "--rule", json, "--items", items]).status == 0)
+        #expect(try await appex.run(["match", "--rule", json, "--items", items]).status == 0)
         let plist = try write("{ NSExtensionActivationSupportsImageWithMaxCount = 1; }", to: "rule.plist")
-        #expect(try appex.run(["match", "--rule", plist, "--items", items]).status == 1)
+        #expect(try await appex.run(["match", "--rule", plist, "--items", items]).status == 1)
         let predicate = try write("TRUEPREDICATE\n", to: "rule.txt")
-        #expect(try appex.run(["match", "--rule", predicate, "--items", items]).status == 0)
+        #expect(try await appex.run(["match", "--rule", predicate, "--items", items]).status == 0)
         let photos = try samples()[1]
-        #expect(try appex.run(["match", "--bundle", photos + "/PlugIns/PhotosShare.appex", "--items", items]).status == 0)
+        #expect(try await appex.run(["match", "--bundle", photos + "/PlugIns/PhotosShare.appex", "--items", items]).status == 0)
     }
 
-    @Test func usageErrorsExitTwo() throws {
-        let result = try appex.run(["match", "--items", "x.json"])
+    @Test func usageErrorsExitTwo() async throws {
+        let result = try await appex.run(["match", "--items", "x.json"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("exactly one of"))
-        #expect(try appex.run(["no-such-command"]).status == 2)
+        #expect(try await appex.run(["no-such-command"]).status == 2)
     }
 
-    @Test func installListInfoEnableDisableQueryUninstall() throws {
+    @Test func installListInfoEnableDisableQueryUninstall() async throws {
         for app in try samples() {
-            #expect(try appex.run(["install", app]).status == 0)
+            #expect(try await appex.run(["install", app]).status == 0)
         }
-        let list = try appex.run(["list"])
+        let list = try await appex.run(["list"])
         #expect(list.standardOutput.split(separator: "\n").map(String.init) == [
             "+    com.example.notes.share(1.0)", "+    com.example.notes.uppercase(1.0)", "+    com.example.notes.widget(1.0)",
             "+    com.example.photos.share(1.0)", "+    com.example.photos.widget(1.0)",
             "+    com.example.texttools.checksum(1.0)", "+    com.example.texttools.wordcount(1.0)",
         ])
-        #expect(try appex.run(["disable", "com.example.notes.uppercase"]).status == 0)
-        #expect(try appex.run(["list", "-p", "action"]).standardOutput
+        #expect(try await appex.run(["disable", "com.example.notes.uppercase"]).status == 0)
+        #expect(try await appex.run(["list", "-p", "action"]).standardOutput
             == "-    com.example.notes.uppercase(1.0)\n+    com.example.texttools.checksum(1.0)\n+    com.example.texttools.wordcount(1.0)\n")
-        let info = try #require(try json(try appex.run(["info", "--json", "com.example.notes.share"]).standardOutput) as? [String: Any])
+        let info = try #require(try json(try await appex.run(["info", "--json", "com.example.notes.share"]).standardOutput) as? [String: Any])
         #expect(info["point"] as? String == "com.apple.share-services")
         #expect(info["enabled"] as? Bool == true)
         let images = try write(#"[{"attachments": [{"registeredTypeIdentifiers": ["public.jpeg"]}]}]"#, to: "images.json")
-        let query = try appex.run(["query", "-p", "share", "--items", images])
+        let query = try await appex.run(["query", "-p", "share", "--items", images])
         #expect(query.status == 0)
         #expect(query.standardOutput == "com.example.photos.share\tAdd to Album\n")
         let text = try write(#"[{"attributedContentText": "hello"}]"#, to: "text.json")
-        #expect(try appex.run(["query", "-p", "action", "--items", text]).standardOutput == "com.example.texttools.wordcount\tWord Count\n")
-        #expect(try appex.run(["enable", "com.example.notes.uppercase"]).status == 0)
-        #expect(try appex.run(["query", "-p", "action", "--items", text]).standardOutput.hasPrefix("com.example.notes.uppercase"))
-        let uninstall = try appex.run(["uninstall", "--json", "com.example.photos"])
+        #expect(try await appex.run(["query", "-p", "action", "--items", text]).standardOutput == "com.example.texttools.wordcount\tWord Count\n")
+        #expect(try await appex.run(["enable", "com.example.notes.uppercase"]).status == 0)
+        #expect(try await appex.run(["query", "-p", "action", "--items", text]).standardOutput.hasPrefix("com.example.notes.uppercase"))
+        let uninstall = try await appex.run(["uninstall", "--json", "com.example.photos"])
         #expect(uninstall.status == 0)
-        #expect(try appex.run(["list", "-p", "com.apple.widget-extension"]).standardOutput == "+    com.example.notes.widget(1.0)\n",
+        #expect(try await appex.run(["list", "-p", "com.apple.widget-extension"]).standardOutput == "+    com.example.notes.widget(1.0)\n",
                 "Photos' widget went with its app")
-        let again = try appex.run(["uninstall", "com.example.photos"])
+        let again = try await appex.run(["uninstall", "com.example.photos"])
         #expect(again.status == 1)
         #expect(again.standardError.contains("no app com.example.photos is installed"))
     }
 
-    @Test func pointsListsTheDeclaredPointsAndValidateAndQueryUseThem() throws {
+    @Test func pointsListsTheDeclaredPointsAndValidateAndQueryUseThem() async throws {
         var editor = BundleBuilder.app("com.example.editor", name: "Editor", in: test.scratch.appendingPathComponent("editor"))
         editor.info["AppexExtensionPoints"] = .dictionary(["com.example.editor.formatter": [
             "AppexExtensionPointName": "Formatter", "AppexMemoryLimit": 64, "AppexRequestDeadline": .real(2.5), "AppexVisibility": "public",
@@ -144,77 +144,77 @@ import Testing
         prettier.addExtension("Pretty", identifier: "com.example.prettier.pretty", point: "com.example.editor.formatter",
                               attributes: ["NSExtensionActivationRule": ["NSExtensionActivationSupportsText": true]])
         let prettierPath = try prettier.write().path
-        let unknown = try appex.run(["validate", prettierPath])
+        let unknown = try await appex.run(["validate", prettierPath])
         #expect(unknown.status == 1)
         #expect(unknown.standardOutput.contains("is not an extension point this system knows"))
-        #expect(try appex.run(["install", try editor.write().path]).status == 0)
-        #expect(try appex.run(["validate", prettierPath]).status == 0)
-        #expect(try appex.run(["install", prettierPath]).status == 0)
+        #expect(try await appex.run(["install", try editor.write().path]).status == 0)
+        #expect(try await appex.run(["validate", prettierPath]).status == 0)
+        #expect(try await appex.run(["install", prettierPath]).status == 0)
 
-        let listed = try appex.run(["points"])
+        let listed = try await appex.run(["points"])
         #expect(listed.standardOutput.contains("""
             com.example.editor.formatter  Formatter  (declared by com.example.editor, public)
                 memory 64 MiB, launch deadline 1000 ms, request deadline 2500 ms, activation rule optional, opens URLs: no
             """))
         #expect(listed.standardOutput.contains("com.apple.share-services  Share  (system)"))
-        let points = try #require(try json(try appex.run(["points", "--json"]).standardOutput) as? [[String: Any]])
+        let points = try #require(try json(try await appex.run(["points", "--json"]).standardOutput) as? [[String: Any]])
         let formatter = try #require(points.first { $0["identifier"] as? String == "com.example.editor.formatter" })
         #expect(formatter["declaringApp"] as? String == "com.example.editor")
         #expect(formatter["memoryLimitMiB"] as? Int == 64)
-        #expect(try appex.run(["info", "com.example.editor"]).standardOutput.contains("Declares:   Formatter (com.example.editor.formatter), public"))
+        #expect(try await appex.run(["info", "com.example.editor"]).standardOutput.contains("Declares:   Formatter (com.example.editor.formatter), public"))
         let items = try write(#"[{"attributedContentText": "x"}]"#, to: "items.json")
-        #expect(try appex.run(["query", "-p", "Formatter", "--items", items]).standardOutput.hasPrefix("com.example.prettier.pretty"))
-        #expect(try appex.run(["list", "--point", "formatter"]).standardOutput.contains("com.example.prettier.pretty"))
+        #expect(try await appex.run(["query", "-p", "Formatter", "--items", items]).standardOutput.hasPrefix("com.example.prettier.pretty"))
+        #expect(try await appex.run(["list", "--point", "formatter"]).standardOutput.contains("com.example.prettier.pretty"))
     }
 
-    @Test func installOfAnInvalidBundlePrintsEveryDiagnostic() throws {
+    @Test func installOfAnInvalidBundlePrintsEveryDiagnostic() async throws {
         var broken = BundleBuilder.app("com.example.broken", in: test.scratch)
         broken.addExtension("Share", identifier: "com.example.broken.share", point: "com.apple.share-services")
         broken.addExtension("Other", identifier: "com.elsewhere.other", point: "com.apple.widget-extension")
-        let result = try appex.run(["install", try broken.write().path])
+        let result = try await appex.run(["install", try broken.write().path])
         #expect(result.status == 1)
         #expect(result.standardError.contains("missing-activation-rule") || result.standardError.contains("NSExtensionActivationRule"))
         #expect(result.standardError.contains("com.elsewhere.other"))
-        #expect(try appex.run(["list"]).standardOutput == "")
+        #expect(try await appex.run(["list"]).standardOutput == "")
     }
 
-    @Test func typesConformsAndInfo() throws {
-        #expect(try appex.run(["types", "conforms", "public.jpeg", "public.image"]).status == 0)
-        #expect(try appex.run(["types", "conforms", "public.image", "public.jpeg"]).status == 1)
-        let conforms = try #require(try json(try appex.run(["types", "conforms", "--json", "com.adobe.pdf", "public.data"]).standardOutput) as? [String: Any])
+    @Test func typesConformsAndInfo() async throws {
+        #expect(try await appex.run(["types", "conforms", "public.jpeg", "public.image"]).status == 0)
+        #expect(try await appex.run(["types", "conforms", "public.image", "public.jpeg"]).status == 1)
+        let conforms = try #require(try json(try await appex.run(["types", "conforms", "--json", "com.adobe.pdf", "public.data"]).standardOutput) as? [String: Any])
         #expect(conforms["conforms"] as? Bool == true)
-        let info = try appex.run(["types", "info", ".jpg"])
+        let info = try await appex.run(["types", "info", ".jpg"])
         #expect(info.status == 0)
         #expect(info.standardOutput.hasPrefix("public.jpeg"))
-        let mime = try #require(try json(try appex.run(["types", "info", "--json", "image/png"]).standardOutput) as? [String: Any])
+        let mime = try #require(try json(try await appex.run(["types", "info", "--json", "image/png"]).standardOutput) as? [String: Any])
         #expect(mime["identifier"] as? String == "public.png")
-        #expect(try appex.run(["types", "info", "image/jpg"]).standardOutput.hasPrefix("public.jpeg"))
+        #expect(try await appex.run(["types", "info", "image/jpg"]).standardOutput.hasPrefix("public.jpeg"))
         #expect((mime["supertypes"] as? [String])?.contains("public.image") == true)
     }
 
-    @Test func bundleAssemblesATemplateAndValidatesIt() throws {
+    @Test func bundleAssemblesATemplateAndValidatesIt() async throws {
         let output = test.scratch.appendingPathComponent("assembled")
-        let result = try appex.run([
+        let result = try await appex.run([
             "bundle", SampleApps.templates[0].path, "--products", SampleApps.products.path,
             "--set", "MARKETING_VERSION=2.0", "--set", "CURRENT_PROJECT_VERSION=7", "--output", output.path,
         ])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try appex.run(["install", output.appendingPathComponent("Notes.app").path]).standardOutput.contains("2.0"))
-        let unexpanded = try appex.run(["bundle", SampleApps.templates[0].path, "--products", SampleApps.products.path, "--output", output.path])
+        #expect(try await appex.run(["install", output.appendingPathComponent("Notes.app").path]).standardOutput.contains("2.0"))
+        let unexpanded = try await appex.run(["bundle", SampleApps.templates[0].path, "--products", SampleApps.products.path, "--output", output.path])
         #expect(unexpanded.status == 1)
         #expect(unexpanded.standardOutput.contains("$(MARKETING_VERSION)"))
-        let noProducts = try appex.run(["bundle", SampleApps.templates[0].path, "--products", test.scratch.path, "--output", output.path])
+        let noProducts = try await appex.run(["bundle", SampleApps.templates[0].path, "--products", test.scratch.path, "--output", output.path])
         #expect(noProducts.status == 2)
         #expect(noProducts.standardError.contains("swift build --product"))
     }
 
-    @Test func demoRunsAndLeavesNothingBehind() throws {
+    @Test func demoRunsAndLeavesNothingBehind() async throws {
         let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
         func demoFolders() -> Set<String> {
             Set(((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("appex-demo-") })
         }
         let before = demoFolders()
-        let result = try appex.run(["demo"])
+        let result = try await appex.run(["demo"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Add to Album"))
         #expect(result.standardOutput.contains("line 2, column"))
@@ -224,8 +224,8 @@ import Testing
         #expect(demoFolders() == before)
     }
 
-    @Test func doctorReportsTheInstallation() throws {
-        let result = try appex.run(["doctor"])
+    @Test func doctorReportsTheInstallation() async throws {
+        let result = try await appex.run(["doctor"])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains(test.home.dataDirectory.path))
         #expect(result.standardOutput.contains("registry"))
@@ -234,11 +234,11 @@ import Testing
 
 /// Running the command many times leaves no descriptor or child process behind in the test.
 @Suite(.serialized) final class CommandRunnerLeakTests {
-    @Test func runningCommandsLeavesNothingOpen() throws {
+    @Test func runningCommandsLeavesNothingOpen() async throws {
         let test = try TestHome()
         let appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
         for _ in 0..<10 {
-            let result = try appex.run(["list"])
+            let result = try await appex.run(["list"])
             #expect(result.pipeNames.allSatisfy { $0.hasPrefix("pipe:") })
             #expect(Set(ResourceCounts.openDescriptorTargets()).isDisjoint(with: result.pipeNames))
             #expect(!ResourceCounts.childProcesses().contains(result.processIdentifier))

@@ -30,10 +30,10 @@ import Testing
         return url
     }
 
-    @Test func aKilledInstallLeavesTheOldOrTheNewStateAndTheNextInstallCleansUp() throws {
+    @Test func aKilledInstallLeavesTheOldOrTheNewStateAndTheNextInstallCleansUp() async throws {
         let old = try heavyApp(version: "1")
         let new = try heavyApp(version: "2")
-        #expect(try appex.run(["install", old.path]).status == 0)
+        #expect(try await appex.run(["install", old.path]).status == 0)
         // Validation of the source takes a few hundred ms here and the copy seconds, so these land in each phase.
         for delay in [100_000, 400_000, 900_000, 1_600_000] as [useconds_t] {
             let process = Process()
@@ -43,9 +43,9 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            usleep(delay)
+            try await Task.sleep(for: .microseconds(delay))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await process.exited()
 
             let registry = try Registry(home: test.home)
             let app = try #require(try registry.app("com.example.heavy"))
@@ -56,7 +56,7 @@ import Testing
             let resources = try FileManager.default.contentsOfDirectory(atPath: app.url.appendingPathComponent("Resources").path)
             #expect(resources.count == 2000)
             // Back to version 1 for the next round.
-            #expect(try appex.run(["install", "--allow-downgrade", old.path]).status == 0)
+            #expect(try await appex.run(["install", "--allow-downgrade", old.path]).status == 0)
         }
         // Whatever the killed installs left in Applications/ was swept: only the installed copy remains.
         let registry = try Registry(home: test.home)

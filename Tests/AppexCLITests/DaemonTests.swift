@@ -30,17 +30,8 @@ import Testing
         test.daemonProcessIDs()
     }
 
-    /// Waits (boundedly) for `condition`; the bound only keeps a broken build from hanging.
-    func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<500 {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
-    }
-
-    @Test func runningAnExtensionThatIsNotInstalledSaysSoAndWhatToDo() throws {
-        let result = try appex.run(["run", "com.example.nothing", "--text", "hi"])
+    @Test func runningAnExtensionThatIsNotInstalledSaysSoAndWhatToDo() async throws {
+        let result = try await appex.run(["run", "com.example.nothing", "--text", "hi"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("no extension com.example.nothing is installed"), "\(result.standardError)")
         #expect(result.standardError.contains("appex list"), "\(result.standardError)")
@@ -48,7 +39,7 @@ import Testing
 
     @Test func theCLIStartsTheDaemonOnDemandAndSIGTERMStopsItCleanly() async throws {
         #expect(daemons().isEmpty)
-        let result = try appex.run(["ps"])
+        let result = try await appex.run(["ps"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("PID"))
         let running = daemons()
@@ -58,7 +49,7 @@ import Testing
         #expect(mode == 0o700)
 
         kill(running[0], SIGTERM)
-        #expect(eventually { daemons().isEmpty })
+        #expect(await eventually { daemons().isEmpty })
         #expect(!FileManager.default.fileExists(atPath: test.home.daemonSocketURL.path))
     }
 
@@ -73,9 +64,9 @@ import Testing
             try process.run()
             return process
         }
-        for process in processes { process.waitUntilExit() }
+        for process in processes { await process.exited() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
-        #expect(eventually { daemons().count == 1 })
+        #expect(await eventually { daemons().count == 1 })
     }
 
     @Test func aGarbageFrameClosesOnlyThatConnection() async throws {
@@ -94,18 +85,18 @@ import Testing
         // The daemon closes the connection and logs why on its reader thread: the log line
         // may land just after the peer sees the close.
         let logURL = test.home.daemonLogURL
-        #expect(eventually { ((try? String(contentsOf: logURL, encoding: .utf8)) ?? "").contains("frameTooLarge") })
+        #expect(await eventually { ((try? String(contentsOf: logURL, encoding: .utf8)) ?? "").contains("frameTooLarge") })
     }
 
     @Test func aClientThatSkipsTheHandshakeIsRefusedWithAReason() async throws {
-        _ = try appex.run(["ps"])
+        _ = try await appex.run(["ps"])
         let raw = try UnixSocket.connect(to: test.home.daemonSocketURL.path)
         let connection = Connection(socket: raw, name: "rude")
         let answer = Mutex<WireMessage?>(nil)
         let closed = DispatchSemaphore(value: 0)
         connection.start { incoming in answer.withLock { $0 = incoming.message } } onClose: { _ in closed.signal() }
         try connection.send(.ping(Call(1)))
-        closed.wait()
+        _ = try await onThread { closed.wait() }
         guard case .failure(let failure)? = answer.withLock({ $0 }) else {
             Issue.record("expected a Failure before the close")
             return
@@ -114,11 +105,11 @@ import Testing
     }
 
     @Test func aDaemonKilledWithSIGKILLIsReplacedOnNextUse() async throws {
-        _ = try appex.run(["ps"])
+        _ = try await appex.run(["ps"])
         let first = try #require(daemons().first)
         kill(first, SIGKILL)
-        #expect(eventually { !daemons().contains(first) })
-        let result = try appex.run(["ps"])
+        #expect(await eventually { !daemons().contains(first) })
+        let result = try await appex.run(["ps"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(daemons().count == 1 && !daemons().contains(first))
     }

@@ -11,12 +11,12 @@ import Testing
     let samples: SampleHome
     static let widget = "com.example.notes.widget"
 
-    init() throws {
-        samples = try SampleHome()
+    init() async throws {
+        samples = try await SampleHome()
     }
 
-    func share(_ text: String) throws {
-        let result = try samples.appex.run(["share", "--text", text, "--to", "com.example.notes.share"])
+    func share(_ text: String) async throws {
+        let result = try await samples.appex.run(["share", "--text", text, "--to", "com.example.notes.share"])
         #expect(result.status == 0, "\(result.standardError)")
     }
 
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func theWidgetShowsTheNoteSharedLastAndLinksToIt() async throws {
-        try share("Buy oat milk")
+        try await share("Buy oat milk")
         let widget = try await NSExtension.extension(withIdentifier: Self.widget, home: samples.test.home)
         let session = try await WidgetSession.begin(widget, presentation: WidgetPresentation(mode: .compact, width: 360))
         let reported = await session.update()
@@ -43,7 +43,7 @@ import Testing
         #expect(first.view.links.count == 1 && first.view.links[0].hasPrefix("notes://note/Inbox-"))
         #expect(first.largestMode == .expanded)
 
-        try share("Call the bakery\nabout Friday")
+        try await share("Call the bakery\nabout Friday")
         let update = await session.update()
         #expect(update.result == .newData)
         #expect(update.content.map { Self.texts($0.view) } == ["Latest Note", "2 shared", "Inbox", "Call the bakery"], "compact shows the latest only")

@@ -13,8 +13,8 @@ import Testing
     var appex: CommandRunner { samples.appex }
     static let notes = "com.example.notes.share"
 
-    init() throws {
-        samples = try SampleHome()
+    init() async throws {
+        samples = try await SampleHome()
     }
 
     /// The notes "Add to Notes" saved in the group, by file name.
@@ -28,8 +28,8 @@ import Testing
         try samples.terminal(["share"] + arguments)
     }
 
-    @Test func withoutATerminalItPostsTheContentAsItIs() throws {
-        let result = try appex.run(["share", "--text", "Buy oat milk", "--url", "https://www.swift.org", "--to", Self.notes, "--json"])
+    @Test func withoutATerminalItPostsTheContentAsItIs() async throws {
+        let result = try await appex.run(["share", "--text", "Buy oat milk", "--url", "https://www.swift.org", "--to", Self.notes, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(report["outcome"] as? String == "posted")
@@ -41,72 +41,72 @@ import Testing
         #expect(notes.values.first == "Buy oat milk\nhttps://www.swift.org")
     }
 
-    @Test func withoutATerminalItNeverAsksAndSaysWhatToPass() throws {
-        let result = try appex.run(["share", "--text", "hello"])
+    @Test func withoutATerminalItNeverAsksAndSaysWhatToPass() async throws {
+        let result = try await appex.run(["share", "--text", "hello"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("Without a terminal `appex share` does not ask: pass --to ID, one of:"), "\(result.standardError)")
         #expect(result.standardError.contains(Self.notes) && result.standardError.contains("com.example.texttools.wordcount"),
                 "the Share and the Action extensions are both offered: \(result.standardError)")
     }
 
-    @Test func contentTheExtensionRefusesIsNotPosted() throws {
-        let result = try appex.run(["share", "--text", String(repeating: "a", count: 501), "--to", Self.notes])
+    @Test func contentTheExtensionRefusesIsNotPosted() async throws {
+        let result = try await appex.run(["share", "--text", String(repeating: "a", count: 501), "--to", Self.notes])
         #expect(result.status == 1)
         #expect(result.standardError.contains("Add to Notes says the content can't be posted as it is"), "\(result.standardError)")
         #expect(try sharedNotes().isEmpty)
     }
 
-    @Test func aPersonEditsTheTextPicksAFolderAndPosts() throws {
+    @Test func aPersonEditsTheTextPicksAFolderAndPosts() async throws {
         let terminal = try share(["--text", "Lunch", "--to", Self.notes])
-        let sheet = try terminal.waitForScreen(containing: "495 characters left")
+        let sheet = try await terminal.waitForScreen(containing: "495 characters left")
         #expect(sheet.contains("Add to Notes") && sheet.contains("Lunch") && sheet.contains("Folder  Inbox ›"), "\(sheet)")
         terminal.send(" at noon")
-        try terminal.waitForScreen(containing: "487 characters left")
-        try terminal.waitForScreen(containing: "Lunch at noon")
+        try await terminal.waitForScreen(containing: "487 characters left")
+        try await terminal.waitForScreen(containing: "Lunch at noon")
         terminal.send(PseudoTerminal.Keys.tab + PseudoTerminal.Keys.enter)
-        let list = try terminal.waitForScreen(containing: "1 Inbox ✓")
+        let list = try await terminal.waitForScreen(containing: "1 Inbox ✓")
         #expect(list.contains("2 Ideas") && list.contains("3 Work"), "\(list)")
         terminal.send("2")
-        try terminal.waitForScreen(containing: "Folder  Ideas ›")
+        try await terminal.waitForScreen(containing: "Folder  Ideas ›")
         terminal.send("\u{13}") // Ctrl-S
-        let posted = try terminal.waitForScreen(containing: "Posted to Add to Notes.")
+        let posted = try await terminal.waitForScreen(containing: "Posted to Add to Notes.")
         #expect(posted.contains("Saved to Ideas in group.com.example.notes"), "\(posted)")
-        #expect(try terminal.waitForExit() == 0)
+        #expect(try await terminal.waitForExit() == 0)
         let notes = try sharedNotes()
         #expect(notes.count == 1 && notes.keys.first?.hasPrefix("Ideas-") == true && notes.values.first == "Lunch at noon", "\(notes)")
     }
 
-    @Test func postStaysOffWhileTheTextIsOverTheLimit() throws {
+    @Test func postStaysOffWhileTheTextIsOverTheLimit() async throws {
         let terminal = try share(["--text", String(repeating: "a", count: 499), "--to", Self.notes])
-        try terminal.waitForScreen(containing: "1 characters left")
+        try await terminal.waitForScreen(containing: "1 characters left")
         terminal.send("bcd")
-        try terminal.waitForScreen(containing: "2 characters over the limit")
+        try await terminal.waitForScreen(containing: "2 characters over the limit")
         terminal.send("\u{13}")
-        try terminal.waitForScreen(containing: "Add to Notes says this can't be posted as it is.")
+        try await terminal.waitForScreen(containing: "Add to Notes says this can't be posted as it is.")
         terminal.send(String(repeating: PseudoTerminal.Keys.backspace, count: 3))
-        try terminal.waitForScreen(containing: "1 characters left")
+        try await terminal.waitForScreen(containing: "1 characters left")
         terminal.send("\u{13}")
-        try terminal.waitForScreen(containing: "Posted to Add to Notes.")
-        #expect(try terminal.waitForExit() == 0)
+        try await terminal.waitForScreen(containing: "Posted to Add to Notes.")
+        #expect(try await terminal.waitForExit() == 0)
         #expect(try sharedNotes().values.first == String(repeating: "a", count: 499))
     }
 
-    @Test func escapeCancelsAndNothingIsPosted() throws {
+    @Test func escapeCancelsAndNothingIsPosted() async throws {
         let terminal = try share(["--text", "Never mind", "--to", Self.notes])
-        try terminal.waitForScreen(containing: "Folder  Inbox ›")
+        try await terminal.waitForScreen(containing: "Folder  Inbox ›")
         terminal.send(PseudoTerminal.Keys.escape)
-        try terminal.waitForScreen(containing: "cancelled; nothing was posted")
-        #expect(try terminal.waitForExit() == 1)
+        try await terminal.waitForScreen(containing: "cancelled; nothing was posted")
+        #expect(try await terminal.waitForExit() == 1)
         #expect(try sharedNotes().isEmpty)
     }
 
-    @Test func theListOffersShareAndActionExtensionsAndRunsAnActionAsAppexActionDoes() throws {
+    @Test func theListOffersShareAndActionExtensionsAndRunsAnActionAsAppexActionDoes() async throws {
         let terminal = try share(["--text", "one two three"])
-        let rows = try terminal.waitForScreen(containing: "Send a text to:").split(separator: "\n").map(String.init)
+        let rows = try await terminal.waitForScreen(containing: "Send a text to:").split(separator: "\n").map(String.init)
         #expect(rows.contains { $0.contains("Add to Notes") } && rows.contains { $0.contains("Make Uppercase") }, "\(rows)")
         let wordCount = try #require(rows.first { $0.contains("Word Count") }?.split(separator: " ").first { Int($0) != nil })
         terminal.send(String(wordCount))
-        try terminal.waitForScreen(containing: "3 words, 13 characters, 1 line")
-        #expect(try terminal.waitForExit() == 0)
+        try await terminal.waitForScreen(containing: "3 words, 13 characters, 1 line")
+        #expect(try await terminal.waitForExit() == 0)
     }
 }

@@ -11,11 +11,11 @@ struct AppOnlyAPITests {
     static let moduleMap = SampleApps.products.appendingPathComponent("CAppexSystem.build/module.modulemap")
     static let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    func typecheck(_ code: String) throws -> CommandRunner.Result {
+    func typecheck(_ code: String) async throws -> CommandRunner.Result {
         let folder = try TemporaryDirectory()
         let source = folder.url.appendingPathComponent("Extension.swift")
         try Data(code.utf8).write(to: source)
-        return try CommandRunner(executable: URL(fileURLWithPath: try #require(Self.swiftc)), environment: ["PATH": "/usr/bin:/bin"])
+        return try await CommandRunner(executable: URL(fileURLWithPath: try #require(Self.swiftc)), environment: ["PATH": "/usr/bin:/bin"])
             .run(["-typecheck", "-I", Self.modules.path, "-Xcc", "-fmodule-map-file=\(Self.moduleMap.path)", source.path])
     }
 
@@ -23,15 +23,15 @@ struct AppOnlyAPITests {
         ("_ = UIApplication.self", "an app extension may not use the shared application object or its background tasks"),
         ("_ = AVCaptureDevice.self", "an app extension may not use the camera or the microphone"),
     ])
-    func appOnlyAPIDoesNotCompileInAnExtension(use: String, reason: String) throws {
-        let result = try typecheck("import AppexKit\nfunc handle() { \(use) }\n")
+    func appOnlyAPIDoesNotCompileInAnExtension(use: String, reason: String) async throws {
+        let result = try await typecheck("import AppexKit\nfunc handle() { \(use) }\n")
         #expect(result.status != 0)
         #expect(result.standardError.contains("is unavailable: \(reason)"), "\(result.standardError)")
     }
 
     @Test(.enabled(if: swiftc != nil, "no swiftc here"))
-    func theExtensionAPICompiles() throws {
-        let result = try typecheck("""
+    func theExtensionAPICompiles() async throws {
+        let result = try await typecheck("""
             import AppexKit
             func handle(_ context: NSExtensionContext) { context.completeRequest(returningItems: context.inputItems) }
             """)

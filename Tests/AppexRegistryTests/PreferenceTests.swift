@@ -10,10 +10,10 @@ import Testing
     let test: TestHome
     let registry: Registry
 
-    init() throws {
+    init() async throws {
         test = try TestHome()
         registry = try Registry(home: test.home)
-        for app in try SampleApps.assemble(into: test.scratch) { try registry.install(appAt: app) }
+        try await AssembledSamples.install(into: registry)
     }
 
     @Test func disablingIsKeptAcrossAReinstall() throws {

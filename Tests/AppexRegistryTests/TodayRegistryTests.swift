@@ -12,10 +12,10 @@ import Testing
     static let notes = "com.example.notes.widget"
     static let photos = "com.example.photos.widget"
 
-    init() throws {
+    init() async throws {
         test = try TestHome()
         registry = try Registry(home: test.home)
-        for app in try SampleApps.assemble(into: test.scratch) { try registry.install(appAt: app) }
+        try await AssembledSamples.install(into: registry)
     }
 
     @Test func widgetsAreAddedMovedAndRemovedInTheUsersOrder() throws {
@@ -52,13 +52,13 @@ import Testing
         #expect(unmoved?.code == .notInstalled)
     }
 
-    @Test func aWidgetKeepsItsPlaceAcrossAnUninstallButNotItsSnapshot() throws {
+    @Test func aWidgetKeepsItsPlaceAcrossAnUninstallButNotItsSnapshot() async throws {
         try registry.addTodayWidget(Self.photos)
         try registry.addTodayWidget(Self.notes)
         try registry.saveWidgetSnapshot(Data("{}".utf8), of: Self.notes)
         _ = try registry.uninstall("com.example.notes")
         #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos])
-        for app in try SampleApps.assemble(into: test.scratch) where app.lastPathComponent == "Notes.app" { try registry.install(appAt: app) }
+        try await AssembledSamples.install(into: registry, only: ["Notes.app"])
         #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos, Self.notes], "the choice outlives a reinstall")
         #expect(try registry.widgetSnapshot(of: Self.notes) == nil, "the snapshot went with the widget")
     }

@@ -10,14 +10,14 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2))) final class AcknowledgementTests {
     let world: FaultWorld
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
-        try world.startDaemon()
+        try await world.startDaemon()
     }
 
     /// The answer of `fault`'s extension to one request from a raw client, and the request's process.
     func answer(of fault: String) async throws -> (RawClient, RequestItems, RequestStarted) {
-        try world.install(fault)
+        try await world.install(fault)
         let client = try await RawClient.connect(home: world.test.home, version: WireVersion.current)
         let requestID = UUID()
         let started = try await client.begin(requestID, extension: FaultWorld.identifier(fault))

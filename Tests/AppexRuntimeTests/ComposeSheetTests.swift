@@ -14,13 +14,13 @@ import Testing
 @Suite(.serialized) final class ComposeSheetTests {
     let world: FaultWorld
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
-        try world.startDaemon()
+        try await world.startDaemon()
     }
 
-    func install(_ faults: String...) throws {
-        try world.install(faults.map {
+    func install(_ faults: String...) async throws {
+        try await world.install(faults.map {
             FaultWorld.Plugin(fault: $0, principalClass: "AppexFaultExtension.ComposeFault", point: ExtensionPoint.share.id)
         })
     }
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func theSheetFollowsTheTextAndItsItemsAndPostsWhatTheUserLeft() async throws {
-        try install("compose")
+        try await install("compose")
         let compose = try await world.extension("compose")
         let baseline = world.baseline()
         let session = try await ComposeSession.begin(compose, items: [textItem("Lunch")])
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func cancelEndsTheRequestWithUserCancelled() async throws {
-        try install("compose")
+        try await install("compose")
         let session = try await begin("compose", text: "Lunch")
         _ = try #require(await session.sheet(within: .seconds(30)))
         try session.send(.cancel)
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func anEditTheExtensionNeverAnswersTimesOutAndTheHostCanStillCancel() async throws {
-        try install("composeHangsValidating", "compose")
+        try await install("composeHangsValidating", "compose")
         let session = try await begin("composeHangsValidating", text: "Lunch")
         _ = try #require(await session.sheet(within: .seconds(30)))
         let sent = try session.send(.text("Lunch!"))
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func aSheetThatIsNotJSONEndsTheRequestWithWhy() async throws {
-        try install("composeMalformedSheet")
+        try await install("composeMalformedSheet")
         let session = try await begin("composeMalformedSheet", text: "Lunch")
         _ = await session.outcome()
         let failure = try #require(session.failure)
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func aSheetPastItsLimitsIsRefused() async throws {
-        try install("composeTooManyItems")
+        try await install("composeTooManyItems")
         let session = try await begin("composeTooManyItems", text: "Lunch")
         #expect(await session.sheet(within: .seconds(30)) == nil)
         let failure = try #require(session.failure)
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func aPlainRequestToAComposeSheetIsCancelledWithWhatItNeeds() async throws {
-        try install("compose")
+        try await install("compose")
         let outcome = try await world.extension("compose").request(withInputItems: [textItem("Lunch")])
         let error = try #require(outcome.cancellationError, "\(outcome)")
         #expect(error.localizedDescription.contains("sent its point's \"sheet\" message, which this host doesn't take"), "\(error)")
@@ -123,29 +123,29 @@ import Testing
 
     // MARK: appex share, with extensions that misbehave
 
-    @Test func theTerminalSheetSaysWhenTheExtensionDoesNotAnswerAndEscapeStillCancels() throws {
-        try install("composeHangsValidating")
+    @Test func theTerminalSheetSaysWhenTheExtensionDoesNotAnswerAndEscapeStillCancels() async throws {
+        try await install("composeHangsValidating")
         let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"),
                                           ["share", "--text", "Lunch", "--to", FaultWorld.identifier("composeHangsValidating")],
                                           environment: world.test.environment)
-        try terminal.waitForScreen(containing: "15 characters left")
+        try await terminal.waitForScreen(containing: "15 characters left")
         terminal.send("!")
-        try terminal.waitForScreen(containing: "No answer from Faults in 2 s: Post stays off until it checks the text. Esc cancels.")
+        try await terminal.waitForScreen(containing: "No answer from Faults in 2 s: Post stays off until it checks the text. Esc cancels.")
         terminal.send("\u{13}") // Ctrl-S: refused, after a bounded wait
-        try terminal.waitForScreen(containing: "Waiting for Faults to check the text…")
-        try terminal.waitForScreen(containing: "No answer from Faults in 2 s: Post stays off")
+        try await terminal.waitForScreen(containing: "Waiting for Faults to check the text…")
+        try await terminal.waitForScreen(containing: "No answer from Faults in 2 s: Post stays off")
         terminal.send(PseudoTerminal.Keys.escape)
-        try terminal.waitForScreen(containing: "cancelled; nothing was posted")
-        #expect(try terminal.waitForExit() == 1)
+        try await terminal.waitForScreen(containing: "cancelled; nothing was posted")
+        #expect(try await terminal.waitForExit() == 1)
     }
 
-    @Test func appexShareSaysWhyASheetCantBeShown() throws {
-        try install("composeMalformedSheet", "composeTooManyItems")
-        let malformed = try world.appex.run(["share", "--text", "Lunch", "--to", FaultWorld.identifier("composeMalformedSheet")])
+    @Test func appexShareSaysWhyASheetCantBeShown() async throws {
+        try await install("composeMalformedSheet", "composeTooManyItems")
+        let malformed = try await world.appex.run(["share", "--text", "Lunch", "--to", FaultWorld.identifier("composeMalformedSheet")])
         #expect(malformed.status == 3)
         #expect(malformed.standardError.contains("Faults's compose sheet can't be shown, so the request was cancelled: the extension sent a compose message that can't be read"),
                 "\(malformed.standardError)")
-        let tooMany = try world.appex.run(["share", "--text", "Lunch", "--to", FaultWorld.identifier("composeTooManyItems"), "--json"])
+        let tooMany = try await world.appex.run(["share", "--text", "Lunch", "--to", FaultWorld.identifier("composeTooManyItems"), "--json"])
         #expect(tooMany.status == 3)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(tooMany.standardOutput.utf8)) as? [String: Any])
         #expect(report["outcome"] as? String == "failed")

@@ -21,8 +21,8 @@ import Testing
         of fault: String, daemon overrides: [String: String] = [:], alsoInstalling others: [String] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> ExtensionRequestOutcome {
-        try world.startDaemon(overrides)
-        try world.install(([fault] + others).map { FaultWorld.Plugin(fault: $0) })
+        try await world.startDaemon(overrides)
+        try await world.install(([fault] + others).map { FaultWorld.Plugin(fault: $0) })
         let target = try await world.extension(fault)
         let baseline = world.baseline()
         let outcome = try await target.outcome([textItem("hello")])
@@ -114,8 +114,8 @@ import Testing
         ("AppexFaultExtension.NotAHandler", "does not adopt NSExtensionRequestHandling"),
     ])
     func aPrincipalClassThatCantServeFailsTheLaunchAndSaysWhich(principalClass: String, problem: String) async throws {
-        try world.startDaemon()
-        try world.install([FaultWorld.Plugin(fault: "echo", principalClass: principalClass)])
+        try await world.startDaemon()
+        try await world.install([FaultWorld.Plugin(fault: "echo", principalClass: principalClass)])
         let target = try await world.extension("echo")
         let baseline = world.baseline()
         let outcome = try await target.outcome([textItem("hello")])
@@ -129,7 +129,7 @@ import Testing
     /// whose extension ends with it.
     func expectTheDaemonServesOtherHosts(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let daemons = world.daemons()
-        let result = try world.appex.run(["run", FaultWorld.identifier("echo"), "--text", "still here", "--timeout", "30"])
+        let result = try await world.appex.run(["run", FaultWorld.identifier("echo"), "--text", "still here", "--timeout", "30"])
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)", sourceLocation: sourceLocation)
         #expect(result.standardOutput.contains("still here"), "\(result.standardOutput)", sourceLocation: sourceLocation)
         #expect(world.daemons() == daemons, "the same daemon answered", sourceLocation: sourceLocation)

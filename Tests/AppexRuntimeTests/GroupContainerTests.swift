@@ -18,14 +18,14 @@ import Testing
     static let group = "group.com.example.faults"
     static let helper = SampleApps.products.appendingPathComponent("AppexGroupsHelper")
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
-        try world.startDaemon()
+        try await world.startDaemon()
     }
 
     /// Installs an app `identifier` whose executable is AppexGroupsHelper, entitled to
     /// `groups`, and returns its installed executable.
-    func installApp(_ identifier: String, groups: [String]) throws -> URL {
+    func installApp(_ identifier: String, groups: [String]) async throws -> URL {
         var app = BundleBuilder.app(identifier, name: "Grouped", in: world.test.scratch.appendingPathComponent(identifier))
         app.executable = Self.helper
         if !groups.isEmpty { app.entitlements = ["com.apple.security.application-groups": .array(groups.map(PropertyListValue.string))] }
@@ -33,15 +33,15 @@ import Testing
         return installed.executableURL
     }
 
-    func askForContainer(_ executable: URL, group: String) throws -> CommandRunner.Result {
-        try CommandRunner(executable: executable, environment: world.test.environment).run(["container", group])
+    func askForContainer(_ executable: URL, group: String) async throws -> CommandRunner.Result {
+        try await CommandRunner(executable: executable, environment: world.test.environment).run(["container", group])
     }
 
-    @Test func anAppGetsTheContainerOfItsGroupMadeOnFirstUse() throws {
-        let app = try installApp("com.example.grouped", groups: [Self.group])
+    @Test func anAppGetsTheContainerOfItsGroupMadeOnFirstUse() async throws {
+        let app = try await installApp("com.example.grouped", groups: [Self.group])
         let container = world.test.home.groupContainer(for: Self.group)
         try? FileManager.default.removeItem(at: container)
-        let run = try askForContainer(app, group: Self.group)
+        let run = try await askForContainer(app, group: Self.group)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput == container.path + "\n")
         #expect(FileManager.default.fileExists(atPath: container.path))
@@ -49,38 +49,38 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: lock.path), "the container is a file-coordination root")
     }
 
-    @Test func aContainingAppAskingForAGroupItIsNotEntitledToGetsNil() throws {
-        let app = try installApp("com.example.grouped", groups: [Self.group])
-        let run = try askForContainer(app, group: "group.com.example.other")
+    @Test func aContainingAppAskingForAGroupItIsNotEntitledToGetsNil() async throws {
+        let app = try await installApp("com.example.grouped", groups: [Self.group])
+        let run = try await askForContainer(app, group: "group.com.example.other")
         #expect(run.standardOutput == "nil\n")
         #expect(run.standardError.contains("com.example.grouped is not entitled to group.com.example.other"), "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: world.test.home.groupContainer(for: "group.com.example.other").path))
 
-        let unentitled = try installApp("com.example.ungrouped", groups: [])
-        let second = try askForContainer(unentitled, group: Self.group)
+        let unentitled = try await installApp("com.example.ungrouped", groups: [])
+        let second = try await askForContainer(unentitled, group: Self.group)
         #expect(second.standardOutput == "nil\n")
         #expect(second.standardError.contains("entitlement is absent"), "\(second.standardError)")
     }
 
-    @Test func aProgramThatIsNoInstalledAppGetsNilWhateverItClaims() throws {
+    @Test func aProgramThatIsNoInstalledAppGetsNilWhateverItClaims() async throws {
         // The same executable, run from the build folder rather than an installed bundle.
-        _ = try installApp("com.example.grouped", groups: [Self.group])
-        let run = try askForContainer(Self.helper, group: Self.group)
+        _ = try await installApp("com.example.grouped", groups: [Self.group])
+        let run = try await askForContainer(Self.helper, group: Self.group)
         #expect(run.standardOutput == "nil\n")
         #expect(run.standardError.contains("not the executable of an installed app or extension"), "\(run.standardError)")
     }
 
-    @Test func aGroupIdentifierThatIsAPathIsRefused() throws {
+    @Test func aGroupIdentifierThatIsAPathIsRefused() async throws {
         // Installing refuses such an entitlement; appexd refuses the question before it looks.
-        let app = try installApp("com.example.grouped", groups: [Self.group])
-        let run = try askForContainer(app, group: "../escape")
+        let app = try await installApp("com.example.grouped", groups: [Self.group])
+        let run = try await askForContainer(app, group: "../escape")
         #expect(run.standardOutput == "nil\n")
         #expect(run.standardError.contains("is not an app group identifier"), "\(run.standardError)")
     }
 
     @Test(.enabled(if: Sandbox.KernelSupport.current.landlockABI != nil))
     func anExtensionGetsItsOwnGroupsContainerAndNoOther() async throws {
-        try world.install([FaultWorld.Plugin(fault: "attempts", groups: [Self.group])])
+        try await world.install([FaultWorld.Plugin(fault: "attempts", groups: [Self.group])])
         let outcome = try await world.extension("attempts").outcome([textItem("group \(Self.group)\ngroup group.com.example.other")])
         let text = try #require(outcome.items?.first?.attributedContentText?.string, "\(outcome)")
         #expect(text == "allowed\nrefused: no container", "\(world.daemonLog)")
@@ -90,7 +90,7 @@ import Testing
 
     @Test(.enabled(if: Sandbox.KernelSupport.current.landlockABI != nil))
     func anExtensionsCoordinatedWriteInItsSandboxWaitsForTheApps() async throws {
-        try world.install([FaultWorld.Plugin(fault: "attempts", groups: [Self.group])])
+        try await world.install([FaultWorld.Plugin(fault: "attempts", groups: [Self.group])])
         let container = world.test.home.groupContainer(for: Self.group)
         try AppexHome.prepareContainer(at: container)
         let file = container.appendingPathComponent("from-extension.txt")

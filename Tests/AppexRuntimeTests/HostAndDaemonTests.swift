@@ -13,13 +13,13 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2))) final class HostAndDaemonTests {
     let world: FaultWorld
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
-        try world.startDaemon()
+        try await world.startDaemon()
     }
 
     @Test func cancelExtensionRequestRunsTheCancellationBlockOnly() async throws {
-        try world.install("neverAnswers")
+        try await world.install("neverAnswers")
         let silent = try await world.extension("neverAnswers")
         let baseline = world.baseline()
         let delivered = Mutex<[String]>([])
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func cancellingTheHostsTaskCancelsTheRequest() async throws {
-        try world.install("neverAnswers")
+        try await world.install("neverAnswers")
         let silent = try await world.extension("neverAnswers")
         let baseline = world.baseline()
         let task = Task { try await silent.request(withInputItems: [textItem("hello")]) }
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aTaskCancelledBeforeItsRequestBeganCancelsIt() async throws {
-        try world.install("neverAnswers")
+        try await world.install("neverAnswers")
         let silent = try await world.extension("neverAnswers")
         let baseline = world.baseline()
         let task = Task {
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func aHostKilledMidRequestTakesItsExtensionProcessWithIt() async throws {
-        try world.install("neverAnswers")
+        try await world.install("neverAnswers")
         let daemons = world.daemons()
         let host = Process()
         host.executableURL = world.appex.executable
@@ -80,7 +80,7 @@ import Testing
         defer { if host.isRunning { kill(host.processIdentifier, SIGKILL) } }
         #expect(await eventually { !self.world.extensionProcesses().isEmpty }, "the request reached the extension")
         kill(host.processIdentifier, SIGKILL)
-        host.waitUntilExit()
+        await host.exited()
         #expect(await eventually { self.world.extensionProcesses().isEmpty }, "appexd ended the orphan: \(world.extensionProcesses())")
         #expect(world.daemons() == daemons, "and kept running")
     }
@@ -90,10 +90,10 @@ import Testing
     /// its own, so each launches (and looks up) anew; this process's host resolves the extension
     /// before the change, so its request reaches appexd, which must refuse it.
     @Test func aDisabledOrUninstalledExtensionIsRefusedAtTheNextLaunch() async throws {
-        try world.install("echo")
+        try await world.install("echo")
         let identifier = FaultWorld.identifier("echo")
-        func run() throws -> (status: Int32, output: String) {
-            let result = try world.appex.run(["run", identifier, "--text", "hello", "--timeout", "20"])
+        func run() async throws -> (status: Int32, output: String) {
+            let result = try await world.appex.run(["run", identifier, "--text", "hello", "--timeout", "20"])
             return (result.status, result.standardOutput + result.standardError)
         }
         func refusal(_ plugIn: NSExtension) async -> String? {
@@ -105,24 +105,24 @@ import Testing
                 return String(reflecting: error)
             }
         }
-        let first = try run()
+        let first = try await run()
         #expect(first.status == 0, "appexd has looked the extension up: \(first.output)")
         let resolved = try await world.extension("echo")
-        #expect(try world.appex.run(["disable", identifier]).status == 0)
+        #expect(try await world.appex.run(["disable", identifier]).status == 0)
         let disabled = await refusal(resolved)
         #expect(disabled?.contains("is disabled") == true, "\(disabled ?? "")")
 
-        #expect(try world.appex.run(["enable", identifier]).status == 0)
-        let enabled = try run()
+        #expect(try await world.appex.run(["enable", identifier]).status == 0)
+        let enabled = try await run()
         #expect(enabled.status == 0, "\(enabled.output)")
         let again = try await world.extension("echo")
-        #expect(try world.appex.run(["uninstall", FaultWorld.appIdentifier]).status == 0)
+        #expect(try await world.appex.run(["uninstall", FaultWorld.appIdentifier]).status == 0)
         let uninstalled = await refusal(again)
         #expect(uninstalled?.contains("No extension") == true, "\(uninstalled ?? "")")
     }
 
     @Test func aKilledDaemonInterruptsTheRequestAndTheNextRequestStartsANewOne() async throws {
-        try world.install("neverAnswers", "echo")
+        try await world.install("neverAnswers", "echo")
         let silent = try await world.extension("neverAnswers")
         let baseline = world.baseline()
         let first = try #require(world.daemons().first)
@@ -140,7 +140,7 @@ import Testing
         #expect(String(decoding: try await items[0].data(UTType.utf8PlainText.identifier), as: UTF8.self) == "again")
         let second = try #require(world.daemons().first)
         #expect(second != first)
-        let list = try world.appex.run(["list"])
+        let list = try await world.appex.run(["list"])
         #expect(list.status == 0 && list.standardOutput.contains(FaultWorld.identifier("echo")), "\(list.standardOutput) \(list.standardError)")
         #expect(try Registry(home: world.test.home).app(FaultWorld.appIdentifier)?.extensions.count == 2)
 
@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func manyRequestsFromSeveralHostsAtOnce() async throws {
-        try world.install("echo")
+        try await world.install("echo")
         let echo = try await world.extension("echo")
         let baseline = world.baseline()
         let hosts = try (0..<3).map { index in
@@ -180,8 +180,7 @@ import Testing
             let output = try await bounded {
                 (host.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
             }
-            host.waitUntilExit()
-            #expect(host.terminationStatus == 0)
+            #expect(await host.exited() == 0)
             #expect(String(decoding: output, as: UTF8.self).contains("from host \(index)"))
         }
         await world.expectNothingLeaked(since: baseline)

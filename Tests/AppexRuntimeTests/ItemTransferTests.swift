@@ -12,13 +12,13 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2))) final class ItemTransferTests {
     let world: FaultWorld
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
-        try world.startDaemon()
+        try await world.startDaemon()
     }
 
     @Test func theEchoReturnsTheItemsItWasGiven() async throws {
-        try world.install("echo")
+        try await world.install("echo")
         let echo = try await world.extension("echo")
         let baseline = world.baseline()
         do { // the items go at the end of this scope, and with them what they hold
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func dataOverAMebibyteTravelsInMemoryFilesBothWays() async throws {
-        try world.install("echo")
+        try await world.install("echo")
         let echo = try await world.extension("echo")
         let baseline = world.baseline()
         do {
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aFileIsHandedOverAsTheSameFileWithoutCopyingIt() async throws {
-        try world.install("echo")
+        try await world.install("echo")
         let echo = try await world.extension("echo")
         let baseline = world.baseline()
         do {
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func loadsRunOnlyForTheTypeAskedForAndOnlyWhenAsked() async throws {
-        try world.install("describe", "echo")
+        try await world.install("describe", "echo")
         let describe = try await world.extension("describe")
         let echo = try await world.extension("echo")
         let baseline = world.baseline()
@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func askingForPublicImageLoadsTheRegisteredJPEG() async throws {
-        try world.install("image")
+        try await world.install("image")
         let image = try await world.extension("image")
         let baseline = world.baseline()
         do {

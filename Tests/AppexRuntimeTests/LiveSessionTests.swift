@@ -18,9 +18,10 @@ import Testing
     }
 
     @Test func aRequestOnALiveSessionRunsInTheSameProcessUnderItsDeadline() async throws {
-        // A minute's idle grace: however slow the machine, the second request finds the process.
-        try world.startDaemon(["APPEX_REQUEST_DEADLINE_MS": "3000", "APPEX_IDLE_GRACE_MS": "60000"])
-        try world.install("neverAnswersSecondRequest")
+        // A minute's idle grace: however slow the machine, the second request finds the process;
+        // and 8 s for the request, so a loaded machine still sees it counted before it misses that.
+        try await world.startDaemon(["APPEX_REQUEST_DEADLINE_MS": "8000", "APPEX_IDLE_GRACE_MS": "60000"])
+        try await world.install("neverAnswersSecondRequest")
         let target = try await world.extension("neverAnswersSecondRequest")
         let baseline = world.baseline()
         let first = try await target.outcome([textItem("one")])
@@ -36,7 +37,7 @@ import Testing
         // appexd heard of the request only by RequestBegun, and counts it.
         let daemon = try await DaemonClient.connect(home: world.test.home, role: .cli, startIfNeeded: false)
         var counted = false
-        for _ in 0..<100 where !counted {
+        for _ in 0..<400 where !counted {
             counted = try await daemon.processes().first { $0.pid == pid }?.activeRequests == 1
             if !counted { try await Task.sleep(for: .milliseconds(10)) }
         }
@@ -44,13 +45,13 @@ import Testing
         #expect(counted, "appexd lists the direct request as running")
 
         let interruption = try await bounded { await interrupted.stream.first { _ in true } } ?? nil
-        #expect(interruption?.reason == .requestDeadlineMissed(limitMilliseconds: 3000), "\(String(describing: interruption))")
+        #expect(interruption?.reason == .requestDeadlineMissed(limitMilliseconds: 8000), "\(String(describing: interruption))")
         await world.expectNothingLeaked(since: baseline)
     }
 
     @Test func aCrashDuringARequestOnALiveSessionIsReportedWithItsSignal() async throws {
-        try world.startDaemon(["APPEX_IDLE_GRACE_MS": "60000"])
-        try world.install("crashInSecondRequest")
+        try await world.startDaemon(["APPEX_IDLE_GRACE_MS": "60000"])
+        try await world.install("crashInSecondRequest")
         let target = try await world.extension("crashInSecondRequest")
         let baseline = world.baseline()
         let first = try await target.outcome([textItem("one")])
@@ -62,8 +63,8 @@ import Testing
     }
 
     @Test func anIdleSessionIsClosedAndTheNextRequestStartsANewProcess() async throws {
-        try world.startDaemon()
-        try world.install("echo")
+        try await world.startDaemon()
+        try await world.install("echo")
         let echo = try await world.extension("echo")
         let baseline = world.baseline()
         let completed = Mutex<Set<UUID>>([])

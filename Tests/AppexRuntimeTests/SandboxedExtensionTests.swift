@@ -14,10 +14,10 @@ import Testing
 final class SandboxedExtensionTests {
     let world: FaultWorld
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
-        try world.startDaemon(["APPEX_PROCESS_LIMIT": "\(Self.processLimit)"])
-        try world.install("attempts")
+        try await world.startDaemon(["APPEX_PROCESS_LIMIT": "\(Self.processLimit)"])
+        try await world.install("attempts")
     }
 
     /// The cap on each extension's processes and threads in these tests.
@@ -47,8 +47,8 @@ final class SandboxedExtensionTests {
 
     @Test func withTheSandboxOffTheSameAttemptsSucceedAndAppexdSaysSo() async throws {
         let unsandboxed = try FaultWorld()
-        try unsandboxed.startDaemon([Sandbox.offSetting.name: Sandbox.offSetting.value])
-        try unsandboxed.install("attempts")
+        try await unsandboxed.startDaemon([Sandbox.offSetting.name: Sandbox.offSetting.value])
+        try await unsandboxed.install("attempts")
         let home = try secret(at: unsandboxed.root.appendingPathComponent("user-home/notes.txt"))
         let socket = unsandboxed.test.home.daemonSocketURL.path
         let outcome = try await unsandboxed.extension("attempts").outcome([textItem("read \(home)\nunix \(socket)")])

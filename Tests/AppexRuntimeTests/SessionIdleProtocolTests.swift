@@ -17,14 +17,14 @@ import Testing
     /// between the test's steps by accident.
     static let terminationGrace = Duration.seconds(3)
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
-        try world.startDaemon(["APPEX_TERMINATION_GRACE_MS": "\(Self.terminationGrace.components.seconds * 1000)"])
+        try await world.startDaemon(["APPEX_TERMINATION_GRACE_MS": "\(Self.terminationGrace.components.seconds * 1000)"])
     }
 
     /// A version-2 client with one answered request on a new session to `fault`'s extension.
     func clientWithAnsweredRequest(to fault: String = "echo", version: UInt32 = 2) async throws -> (RawClient, RequestStarted) {
-        try world.install(fault)
+        try await world.install(fault)
         let client = try await RawClient.connect(home: world.test.home, version: version)
         let requestID = UUID()
         let started = try await client.begin(requestID, extension: FaultWorld.identifier(fault))

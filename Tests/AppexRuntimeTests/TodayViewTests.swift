@@ -12,25 +12,25 @@ import Testing
 @Suite(.serialized) final class TodayViewTests {
     let world: FaultWorld
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
-        try world.startDaemon()
+        try await world.startDaemon()
     }
 
     /// Installs the widget faults and adds them to the Today view, in this order.
-    func show(_ faults: String...) throws {
-        try world.install(faults.map {
+    func show(_ faults: String...) async throws {
+        try await world.install(faults.map {
             FaultWorld.Plugin(fault: $0, principalClass: "AppexFaultExtension.WidgetFault", point: ExtensionPoint.today.id)
         })
         for fault in faults {
-            let added = try world.appex.run(["today", "add", FaultWorld.identifier(fault)])
+            let added = try await world.appex.run(["today", "add", FaultWorld.identifier(fault)])
             #expect(added.status == 0, "\(added.standardError)")
         }
     }
 
     /// `appex today --json`'s widgets, by identifier.
-    func today() throws -> [String: [String: Any]] {
-        let result = try world.appex.run(["today", "--json"])
+    func today() async throws -> [String: [String: Any]] {
+        let result = try await world.appex.run(["today", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardOutput)")
         let widgets = report["widgets"] as? [[String: Any]] ?? []
@@ -43,14 +43,14 @@ import Testing
         ("crashAtLaunch", ["can't be started: ", "crashed: killed by SIGABRT"]),
     ])
     func anUpdateThatFailsKeepsTheSnapshotAndMarksItStale(fault: String, statuses: [String]) async throws {
-        try show(fault)
+        try await show(fault)
         let identifier = FaultWorld.identifier(fault)
         let registry = try Registry(home: world.test.home)
         let yesterday = Date(timeIntervalSinceNow: -86_400)
         try registry.saveWidgetSnapshot(try JSONEncoder().encode(WidgetContent(view: .text("Yesterday's news"))), of: identifier, at: yesterday)
         let baseline = world.baseline()
 
-        let shown = try #require(try today()[identifier])
+        let shown = try #require(try await today()[identifier])
         #expect(shown["source"] as? String == "snapshot" && shown["stale"] as? Bool == true, "\(shown)")
         #expect(statuses.contains { (shown["status"] as? String)?.contains($0) == true }, "\(shown)")
         #expect((shown["lines"] as? [String])?.contains { $0.contains("Yesterday's news") } == true, "\(shown)")
@@ -60,9 +60,9 @@ import Testing
     }
 
     @Test func aWidgetThatSendsWhatCantBeDrawnIsShownWithWhyAndTheOthersStillShow() async throws {
-        try show("widget", "widgetMalformedView", "widgetHugeView", "widgetTall")
+        try await show("widget", "widgetMalformedView", "widgetHugeView", "widgetTall")
         let baseline = world.baseline()
-        let widgets = try today()
+        let widgets = try await today()
         let good = try #require(widgets[FaultWorld.identifier("widget")])
         #expect(good["source"] as? String == "live" && good["update"] as? String == "newData", "\(good)")
         #expect((good["lines"] as? [String])?.contains { $0.contains("Update 1") } == true, "\(good)")
@@ -80,21 +80,21 @@ import Testing
         await world.expectNothingLeaked(since: baseline)
     }
 
-    @Test func aPersonExpandsAWidgetAndUsesItsEditMode() throws {
-        try show("widget")
+    @Test func aPersonExpandsAWidgetAndUsesItsEditMode() async throws {
+        try await show("widget")
         let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["today"], environment: world.test.environment)
-        try terminal.waitForScreen(containing: "Update 1")
+        try await terminal.waitForScreen(containing: "Update 1")
         terminal.send(PseudoTerminal.Keys.enter)
-        let expanded = try terminal.waitForScreen(containing: "Mode expanded up to 616")
+        let expanded = try await terminal.waitForScreen(containing: "Mode expanded up to 616")
         #expect(expanded.contains("Half ▕") && expanded.contains("50%"), "expanded shows the progress bar: \(expanded)")
         terminal.send("e")
-        let editing = try terminal.waitForScreen(containing: "Editing began")
+        let editing = try await terminal.waitForScreen(containing: "Editing began")
         #expect(editing.contains("expanded · editing"), "\(editing)")
         terminal.send("e")
-        try terminal.waitForScreen(containing: "Editing ended")
+        try await terminal.waitForScreen(containing: "Editing ended")
         terminal.send("9")
-        try terminal.waitForScreen(containing: "There is no link [9]; the links are [1] to [2].")
+        try await terminal.waitForScreen(containing: "There is no link [9]; the links are [1] to [2].")
         terminal.send("q")
-        #expect(try terminal.waitForExit() == 0)
+        #expect(try await terminal.waitForExit() == 0)
     }
 }

@@ -18,24 +18,24 @@ import Testing
     /// Where the app that opens `faultapp:` URLs writes each URL it was launched with.
     let launches: URL
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
         launches = world.test.scratch.appendingPathComponent("launches.txt")
-        try world.startDaemon(["APPEX_TEST_LAUNCH_RECORD": launches.path])
+        try await world.startDaemon(["APPEX_TEST_LAUNCH_RECORD": launches.path])
     }
 
-    func install(_ faults: String...) throws {
-        try world.install(faults.map {
+    func install(_ faults: String...) async throws {
+        try await world.install(faults.map {
             FaultWorld.Plugin(fault: $0, principalClass: "AppexFaultExtension.WidgetFault", point: ExtensionPoint.today.id)
         })
     }
 
     /// Installs the app that declares the `faultapp` URL scheme.
-    func installURLApp() throws {
+    func installURLApp() async throws {
         var app = BundleBuilder.app("com.example.faultapp", name: "Fault App", in: world.test.scratch.appendingPathComponent("url-app"))
         app.info["CFBundleURLTypes"] = .array([.dictionary(["CFBundleURLSchemes": .array([.string("faultapp")])])])
         app.executable = SampleApps.products.appendingPathComponent("AppexApplicationHelper")
-        try world.install(app)
+        try await world.install(app)
     }
 
     /// A widget's session with its events kept, to wait on.
@@ -86,7 +86,7 @@ import Testing
     // MARK: Presenting and updating
 
     @Test func aWidgetIsPresentedUpdatesAndFollowsTheDisplayModeAndEditing() async throws {
-        try install("widget")
+        try await install("widget")
         _ = try await world.extension("widget")
         let baseline = world.baseline()
         let shown = try await show("widget")
@@ -124,14 +124,14 @@ import Testing
     }
 
     @Test func aWidgetPresentedExpandedHearsItAtOnce() async throws {
-        try install("widget")
+        try await install("widget")
         let shown = try await show("widget", mode: .expanded)
         #expect(await shown.contents.first { Self.headline(of: $0) == "Mode expanded up to 616" } != nil)
         _ = await shown.session.dismiss()
     }
 
     @Test func aFailedUpdateIsReportedAsTheWidgetSaidIt() async throws {
-        try install("widgetFails")
+        try await install("widgetFails")
         let shown = try await show("widgetFails")
         let update = await shown.session.update()
         #expect(update.result == .failed && update.failure == nil, "the widget said .failed itself")
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func anUpdateThatIsNeverAnsweredEndsTheWidget() async throws {
-        try install("widgetHangsUpdating")
+        try await install("widgetHangsUpdating")
         _ = try await world.extension("widgetHangsUpdating")
         let baseline = world.baseline()
         let shown = try await show("widgetHangsUpdating", updateDeadline: .milliseconds(500))
@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func aTallWidgetIsClippedToExpandedsHeightAndItsLogSaysSo() async throws {
-        try install("widgetTall")
+        try await install("widgetTall")
         let shown = try await show("widgetTall")
         shown.session.setDisplayMode(.expanded)
         let tall = try #require(await shown.contents.first { $0.preferredHeight == 800 })
@@ -170,7 +170,7 @@ import Testing
         ("widgetTooManyViews", "the description holds more than 256 views"),
     ])
     func aViewThatCantBeDrawnEndsTheWidgetWithWhatIsWrong(fault: String, message: String) async throws {
-        try install(fault)
+        try await install(fault)
         _ = try await world.extension(fault)
         let baseline = world.baseline()
         let shown = try await show(fault)
@@ -188,8 +188,8 @@ import Testing
     // MARK: Opening URLs
 
     @Test func followingALinkAsksTheHostThenLaunchesTheAppThatDeclaresTheScheme() async throws {
-        try install("widget")
-        try installURLApp()
+        try await install("widget")
+        try await installURLApp()
         let asked = Mutex<[URLOpenRequest]>([])
         let shown = try await show("widget") { request in
             asked.withLock { $0.append(request) }
@@ -213,8 +213,8 @@ import Testing
     }
 
     @Test func aLinkTheUserDeclinesOrAHostWithoutConfirmationOpensNothing() async throws {
-        try install("widget")
-        try installURLApp()
+        try await install("widget")
+        try await installURLApp()
         let declining = try await show("widget") { _ in false }
         _ = try #require(await declining.contents.first { _ in true })
         let declined = await declining.session.followLink("faultapp://item/0")
@@ -230,7 +230,7 @@ import Testing
     }
 
     @Test func aSchemeNoAppDeclaresAndALinkNotInTheViewAreRefused() async throws {
-        try install("widget")
+        try await install("widget")
         let asked = Mutex(0)
         let shown = try await show("widget") { _ in
             asked.withLock { $0 += 1 }
@@ -248,8 +248,8 @@ import Testing
     }
 
     @Test func anExtensionOfAPointThatMayNotOpenURLsIsRefused() async throws {
-        try world.install("opensURL")
-        try installURLApp()
+        try await world.install("opensURL")
+        try await installURLApp()
         let action = try await world.extension("opensURL")
         action.urlOpenConfirmationBlock = { _ in true }
         let outcome = try await action.request(withInputItems: [NSExtensionItem()])

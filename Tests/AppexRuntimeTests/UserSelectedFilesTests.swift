@@ -16,9 +16,9 @@ final class UserSelectedFilesTests {
     let world: FaultWorld
     let picked: URL
 
-    init() throws {
+    init() async throws {
         world = try FaultWorld()
-        try world.startDaemon()
+        try await world.startDaemon()
         let folder = world.root.appendingPathComponent("user-documents")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         picked = folder.appendingPathComponent("picked notes.txt")
@@ -28,7 +28,7 @@ final class UserSelectedFilesTests {
     /// Installs the `attempts` extension, entitled or not, with `picker` as its host's file
     /// picker, runs `pick TYPE PATH-OF-THE-PICKED-FILE`, and returns its answer.
     func pick(type: String = "public.plain-text", entitled: Bool = true, picker: NSExtension.FilePicker?) async throws -> String {
-        try world.install([FaultWorld.Plugin(fault: "attempts", picksFiles: entitled)])
+        try await world.install([FaultWorld.Plugin(fault: "attempts", picksFiles: entitled)])
         let attempts = try await world.extension("attempts")
         attempts.userFilePickerBlock = picker
         let outcome = try await attempts.outcome([textItem("pick \(type) \(picked.path)")])

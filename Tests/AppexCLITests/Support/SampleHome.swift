@@ -9,11 +9,12 @@ final class SampleHome {
     let test: TestHome
     let appex: CommandRunner
 
-    init() throws {
+    init() async throws {
         test = try TestHome()
+        try FileManager.default.createDirectory(at: test.scratch, withIntermediateDirectories: true)
         appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
-        for app in try SampleApps.assemble(into: test.scratch.appendingPathComponent("build")) {
-            let installed = try appex.run(["install", app.path])
+        for app in try await AssembledSamples.apps() {
+            let installed = try await appex.run(["install", app.path])
             guard installed.status == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: installed.standardError]) }
         }
     }

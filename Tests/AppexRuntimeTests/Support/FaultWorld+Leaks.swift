@@ -101,13 +101,3 @@ extension FaultWorld {
         return try? PeerCredentials(of: socket).processID
     }
 }
-
-/// Waits, boundedly, for `condition`; the bound only keeps a broken build from hanging the run.
-func eventually(seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}

@@ -72,7 +72,7 @@ final class FaultWorld: Sendable {
     /// Starts appexd for this home with `overrides` in its environment, and waits until it
     /// accepts connections. The launch deadline is generous unless overridden, so that a
     /// loaded machine never misses it by accident, and idle extensions end quickly.
-    func startDaemon(_ overrides: [String: String] = [:]) throws {
+    func startDaemon(_ overrides: [String: String] = [:]) async throws {
         var environment = test.environment
         environment["APPEX_LAUNCH_DEADLINE_MS"] = "20000"
         environment["APPEX_IDLE_GRACE_MS"] = "200"
@@ -82,16 +82,16 @@ final class FaultWorld: Sendable {
         defer { log.close() }
         _ = try ProcessLaunch(executable: Self.daemonExecutable.path, environment: environment, descriptors: [(log, 1), (log, 2)])
             .spawnDetached()
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if let probe = try? UnixSocket.connect(to: test.home.daemonSocketURL.path) {
                 probe.close()
                 _ = daemons()
                 return
             }
-            usleep(5000)
+            try await Task.sleep(for: .milliseconds(5))
         }
-        throw WorldError("appexd did not accept connections within 10 s; its log: \(daemonLog)")
+        throw WorldError("appexd did not accept connections within 30 s; its log: \(daemonLog)")
     }
 
     /// The live appexd processes serving this home, found from /proc.
@@ -113,8 +113,13 @@ final class FaultWorld: Sendable {
 
     // MARK: The app
 
-    /// Writes and installs the app with one extension for each of `plugins`.
-    func install(_ plugins: [Plugin]) throws {
+    /// Writes and installs the app with one extension for each of `plugins`, on a thread of
+    /// its own: it copies the fault extension's executable twice for each.
+    func install(_ plugins: [Plugin]) async throws {
+        try await onThread { try self.installBlocking(plugins) }
+    }
+
+    private func installBlocking(_ plugins: [Plugin]) throws {
         var app = BundleBuilder.app(Self.appIdentifier, name: "Faults", in: test.scratch.appendingPathComponent("bundles-\(UUID().uuidString.prefix(8))"))
         for plugin in plugins {
             app.addExtension(
@@ -135,15 +140,17 @@ final class FaultWorld: Sendable {
     }
 
     /// Writes and installs another app, such as one that declares an extension point.
-    func install(_ app: BundleBuilder) throws {
-        let url = try app.write()
-        defer { try? FileManager.default.removeItem(at: url) }
-        _ = try Registry(home: test.home).install(appAt: url)
+    func install(_ app: BundleBuilder) async throws {
+        try await onThread {
+            let url = try app.write()
+            defer { try? FileManager.default.removeItem(at: url) }
+            _ = try Registry(home: self.test.home).install(appAt: url)
+        }
     }
 
     /// Writes and installs the app with one extension for each of `faults`.
-    func install(_ faults: String...) throws {
-        try install(faults.map { Plugin(fault: $0) })
+    func install(_ faults: String...) async throws {
+        try await install(faults.map { Plugin(fault: $0) })
     }
 
     /// The installed extension that makes `fault`, as a host in this process sees it.
