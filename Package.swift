@@ -14,7 +14,7 @@ let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "p
 /// statically, which starts them in about a third of the time (see BENCHMARKS.md).
 let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "PhotosWidget", "WordCount", "Checksum"]
 /// Code a sample app shares with its extensions, linked into each, by sample.
-let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication"], "NotesShare": ["AppexShare"], "NotesWidget": ["AppexGroups", "AppexToday"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
+let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication", "AppexToday"], "NotesShare": ["AppexShare", "AppexToday"], "NotesWidget": ["AppexGroups", "AppexToday"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
 /// How extension executables and appexd link: the Swift runtime and Foundation statically,
 /// with lld, and relative relocations packed (DT_RELR, which needs glibc 2.36 or later), so
 /// the loader reads 13 KB of them instead of 1.7 MB. An idle appexd is 23 MiB resident this
@@ -77,7 +77,7 @@ var package = Package(
         // The Action point's host glue: the returned items, loaded as the content that replaces the host's.
         .target(name: "AppexAction", dependencies: ["AppexCore", "AppexItems"]),
         .target(name: "AppexShare", dependencies: ["AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
-        .target(name: "AppexToday", dependencies: ["AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
+        .target(name: "AppexToday", dependencies: ["AppexHost", "AppexIPC", "AppexItems", "AppexKit", "AppexWire"]),
         .target(name: "AppexGroups", dependencies: ["AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication"),
         .target(name: "AppexKit", dependencies: ["AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
@@ -120,7 +120,7 @@ var package = Package(
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
-        .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexToday", "appex"]),
+        .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexTodayTests", dependencies: ["AppexToday"]),
@@ -134,7 +134,7 @@ var package = Package(
         // A second process of an app group, for the tests of shared defaults and containers.
         // A containing app that uses app-only API, for AppexApplication's tests and `appex validate`'s.
         .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
-        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexGroups", .product(name: "GRDB", package: "GRDB.swift")],
+        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexGroups", "AppexToday", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",

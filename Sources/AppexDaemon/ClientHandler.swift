@@ -85,12 +85,20 @@ final class ClientHandler: Sendable {
             guard version >= WireVersion.groupContainers else {
                 return refuse("GroupContainer needs protocol version \(WireVersion.groupContainers); this connection speaks \(version)")
             }
-            let asker = GroupContainers.asker(runningAs: client.process?.executablePath, pid: client.credentials.processID,
-                                              registry: supervisor.registry)
-            send(.groupContainerResult(GroupContainers.answer(query, from: asker, home: supervisor.configuration.home)))
+            send(.groupContainerResult(GroupContainers.answer(query, from: caller(), home: supervisor.configuration.home)))
+        case .widgetHasContent(let setting):
+            guard version >= WireVersion.widgetContent else {
+                return refuse("WidgetHasContent needs protocol version \(WireVersion.widgetContent); this connection speaks \(version)")
+            }
+            send(.widgetHasContentResult(WidgetContentSettings.answer(setting, from: caller(), registry: supervisor.registry)))
         default:
             refuse("\(message.name) is not something a client sends to appexd")
         }
+    }
+
+    /// The installed bundle the client process runs, found from the kernel.
+    private func caller() -> Result<CallingBundle, CallingBundle.Unidentified> {
+        CallingBundle.find(runningAs: client.process?.executablePath, pid: client.credentials.processID, registry: supervisor.registry)
     }
 
     private func greet(_ message: WireMessage) {

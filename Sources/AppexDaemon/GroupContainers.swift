@@ -8,21 +8,15 @@ import Foundation
 /// is always found from the kernel: the extension process appexd launched, or the installed
 /// bundle whose executable the client process runs.
 enum GroupContainers {
-    /// A bundle that asks, as appexd found it.
-    struct Asker {
-        var identifier: String
-        var entitlements: Entitlements
-    }
-
     /// The answer to `query` from `asker`: a bundle, or a client that appexd could not match
     /// to any installed bundle, and why.
-    static func answer(_ query: GroupContainer, from asker: Result<Asker, Unidentified>, home: AppexHome) -> GroupContainerResult {
+    static func answer(_ query: GroupContainer, from asker: Result<CallingBundle, CallingBundle.Unidentified>, home: AppexHome) -> GroupContainerResult {
         let group = query.groupIdentifier
         func refusal(_ reason: String) -> GroupContainerResult { GroupContainerResult(call: query.call, path: "", reason: reason) }
         guard isValid(group) else {
             return refusal("\"\(group)\" is not an app group identifier: it must be a name, with no \"/\" and not \".\" or \"..\"")
         }
-        let bundle: Asker
+        let bundle: CallingBundle
         switch asker {
         case .success(let found): bundle = found
         case .failure(let unidentified): return refusal("\(unidentified.reason), so it is entitled to no app group")
@@ -44,31 +38,5 @@ enum GroupContainers {
     /// Whether `group` can name a folder under Groups/ and nothing outside it.
     static func isValid(_ group: String) -> Bool {
         !group.isEmpty && group != "." && group != ".." && !group.contains("/") && !group.contains("\0")
-    }
-
-    /// Why a client is no installed bundle.
-    struct Unidentified: Error {
-        var reason: String
-    }
-
-    /// The installed app or extension whose executable is `executablePath`.
-    static func asker(runningAs executablePath: String?, pid: Int32, registry: Registry) -> Result<Asker, Unidentified> {
-        guard let executablePath else {
-            return .failure(Unidentified(reason: "pid \(pid) has exited or its executable can't be read"))
-        }
-        let apps: [InstalledApp]
-        do {
-            apps = try registry.apps()
-        } catch {
-            return .failure(Unidentified(reason: "the registry could not be read (\(error))"))
-        }
-        func runs(_ executable: URL) -> Bool { executable.resolvingSymlinksInPath().path == executablePath }
-        for app in apps {
-            if runs(app.executableURL) { return .success(Asker(identifier: app.identifier, entitlements: app.entitlements)) }
-            for plugIn in app.extensions where runs(plugIn.executableURL) {
-                return .success(Asker(identifier: plugIn.identifier, entitlements: plugIn.entitlements))
-            }
-        }
-        return .failure(Unidentified(reason: "pid \(pid) runs \(executablePath), which is not the executable of an installed app or extension"))
     }
 }

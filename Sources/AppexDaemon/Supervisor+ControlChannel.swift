@@ -31,8 +31,10 @@ extension Supervisor {
             openURL(request, session: session)
         case .groupContainer(let query):
             guard let record = state.withLock({ $0.processes[session] }) else { return }
-            let asker = GroupContainers.Asker(identifier: record.installed.identifier, entitlements: record.installed.entitlements)
-            try? record.control.send(.groupContainerResult(GroupContainers.answer(query, from: .success(asker), home: configuration.home)))
+            try? record.control.send(.groupContainerResult(GroupContainers.answer(query, from: .success(CallingBundle(record.installed)), home: configuration.home)))
+        case .widgetHasContent(let setting):
+            guard let record = state.withLock({ $0.processes[session] }) else { return }
+            try? record.control.send(.widgetHasContentResult(WidgetContentSettings.answer(setting, from: .success(CallingBundle(record.installed)), registry: registry)))
         case .pickFiles(let request):
             pickFiles(request, session: session)
         default:

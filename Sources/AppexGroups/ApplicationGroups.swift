@@ -9,24 +9,14 @@ import Synchronization
 /// executable appexd matches to an installed app. A container is made on first use.
 /// Answers are kept for the life of the process.
 public enum ApplicationGroups {
-    /// Asks appexd for a group's container. An extension's runtime replaces it with one that
-    /// asks on its control channel.
-    package typealias LookUp = @Sendable (String) -> Result<URL, GroupAccessError>
-
-    private static let state = Mutex<(lookUp: LookUp, found: [String: URL])>((DaemonGroupLookUp.containerURL(for:), [:]))
+    private static let found = Mutex<[String: URL]>([:])
 
     /// The container of `group`, made if need be, or why this process may not have it.
     public static func container(for group: String) -> Result<URL, GroupAccessError> {
-        let (lookUp, found) = state.withLock { ($0.lookUp, $0.found[group]) }
-        if let found { return .success(found) }
-        let answer = lookUp(group)
-        if case .success(let url) = answer { state.withLock { $0.found[group] = url } }
+        if let known = found.withLock({ $0[group] }) { return .success(known) }
+        let answer = DaemonGroupLookUp.containerURL(for: group)
+        if case .success(let url) = answer { found.withLock { $0[group] = url } }
         return answer
-    }
-
-    /// Makes `lookUp` the way this process asks, from now on.
-    package static func install(_ lookUp: @escaping LookUp) {
-        state.withLock { $0 = (lookUp, [:]) }
     }
 }
 

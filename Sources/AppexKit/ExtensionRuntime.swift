@@ -91,22 +91,6 @@ final class ExtensionRuntime: Sendable {
         }
     }
 
-    /// Asks appexd for the container of `group`, which it gives if this extension's
-    /// entitlements name the group. Blocks until appexd answers; never called on the control
-    /// channel's own thread, since extension code never runs there.
-    @Sendable func groupContainer(_ group: String) -> Result<URL, GroupAccessError> {
-        do throws(ConnectionError) {
-            let answer = try control.callWaiting { .groupContainer(GroupContainer(call: $0, groupIdentifier: group)) }
-            guard case .groupContainerResult(let result) = answer.message else {
-                return .failure(GroupAccessError(group: group, reason: "appexd answered \(answer.message.name)"))
-            }
-            return result.path.isEmpty ? .failure(GroupAccessError(group: group, reason: result.reason))
-                : .success(URL(fileURLWithPath: result.path, isDirectory: true))
-        } catch {
-            return .failure(GroupAccessError(group: group, reason: "appexd could not be asked: \(error)"))
-        }
-    }
-
     // MARK: The host
 
     private func handleSession(_ incoming: IncomingMessage) {

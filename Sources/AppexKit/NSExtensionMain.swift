@@ -1,4 +1,5 @@
 import AppexGroups
+import AppexIPC
 import AppexSystem
 import AppexWire
 import Foundation
@@ -41,7 +42,7 @@ public func NSExtensionMain() -> Never {
             MainActor.assumeIsolated { instance.beginRequest(with: context) }
         }
     }
-    ApplicationGroups.install(runtime.groupContainer)
+    DaemonCalls.install(DaemonCalls.onChannel(runtime.control))
     runtime.start()
     dispatchMain()
 }

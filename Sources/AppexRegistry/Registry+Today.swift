@@ -7,10 +7,14 @@ public struct TodayWidget: Sendable, Hashable {
     public var identifier: String
     /// The mode the user last chose for it: `compact` or `expanded`.
     public var displayMode: String
+    /// Whether it has content to show, as the widget or its containing app last said
+    /// (`NCWidgetController.setHasContent`); a widget without content is hidden and not launched.
+    public var hasContent: Bool
 
-    public init(identifier: String, displayMode: String) {
+    public init(identifier: String, displayMode: String, hasContent: Bool = true) {
         self.identifier = identifier
         self.displayMode = displayMode
+        self.hasContent = hasContent
     }
 }
 
@@ -39,10 +43,11 @@ extension Registry {
     public func todayWidgets() throws(RegistryError) -> [TodayWidget] {
         try read("read the Today view's widgets") { db in
             try Row.fetchAll(db, sql: """
-                SELECT e.bundleIdentifier, t.displayMode FROM todayWidget t
+                SELECT e.bundleIdentifier, t.displayMode, COALESCE(c.hasContent, 1) FROM todayWidget t
                 JOIN extension e ON e.bundleIdentifier = t.extensionIdentifier
+                LEFT JOIN widgetContent c ON c.extensionIdentifier = t.extensionIdentifier
                 ORDER BY t.position, e.bundleIdentifier
-                """).map { TodayWidget(identifier: $0[0], displayMode: $0[1]) }
+                """).map { TodayWidget(identifier: $0[0], displayMode: $0[1], hasContent: $0[2]) }
         }
     }
 
@@ -125,6 +130,31 @@ extension Registry {
     public func markWidgetSnapshotStale(_ identifier: String) throws(RegistryError) {
         try write("mark \(identifier)'s snapshot stale", bumpsGeneration: false) { db in
             try db.execute(sql: "UPDATE widgetSnapshot SET isStale = 1 WHERE extensionIdentifier = ?", arguments: [identifier])
+        }
+    }
+
+    // MARK: Content
+
+    /// Whether the widget `identifier` has content, as it or its containing app last said;
+    /// true for a widget that never said.
+    public func widgetHasContent(_ identifier: String) throws(RegistryError) -> Bool {
+        try read("read whether \(identifier) has content") { db in
+            try Bool.fetchOne(db, sql: "SELECT hasContent FROM widgetContent WHERE extensionIdentifier = ?", arguments: [identifier]) ?? true
+        }
+    }
+
+    /// Keeps whether the widget `identifier` has content to show, whether or not it is in the
+    /// Today view. Without content its snapshot is no longer valid, and goes.
+    public func setWidgetHasContent(_ hasContent: Bool, for identifier: String, at date: Date = Date()) throws(RegistryError) {
+        try write("keep whether \(identifier) has content", bumpsGeneration: false) { db in
+            let canonical = try Self.requireWidget(identifier, db)
+            try db.execute(sql: """
+                INSERT INTO widgetContent (extensionIdentifier, hasContent, changedAt) VALUES (?, ?, ?)
+                ON CONFLICT(extensionIdentifier) DO UPDATE SET hasContent = excluded.hasContent, changedAt = excluded.changedAt
+                """, arguments: [canonical, hasContent, date])
+            if !hasContent {
+                try db.execute(sql: "DELETE FROM widgetSnapshot WHERE extensionIdentifier = ?", arguments: [canonical])
+            }
         }
     }
 

@@ -31,6 +31,8 @@ public enum WireMessage: Sendable, Hashable {
     case groupContainerResult(GroupContainerResult)
     case pickFiles(PickFiles)
     case pickedFiles(PickedFiles)
+    case widgetHasContent(WidgetHasContent)
+    case widgetHasContentResult(WidgetHasContentResult)
     // Host and extension, on their session
     case extensionRequest(RequestItems)
     case loadRequest(LoadRequest)
@@ -68,6 +70,8 @@ public enum WireMessage: Sendable, Hashable {
         case .groupContainerResult: 34
         case .pickFiles: 35
         case .pickedFiles: 36
+        case .widgetHasContent: 37
+        case .widgetHasContentResult: 38
         case .extensionRequest: 40
         case .loadRequest: 41
         case .loadResult: 42
@@ -106,6 +110,8 @@ public enum WireMessage: Sendable, Hashable {
         case .groupContainerResult: "GroupContainerResult"
         case .pickFiles: "PickFiles"
         case .pickedFiles: "PickedFiles"
+        case .widgetHasContent: "WidgetHasContent"
+        case .widgetHasContentResult: "WidgetHasContentResult"
         case .extensionRequest: "ExtensionRequest"
         case .loadRequest: "LoadRequest"
         case .loadResult: "LoadResult"
@@ -140,6 +146,8 @@ public enum WireMessage: Sendable, Hashable {
         case .groupContainerResult(let m): m.encoded()
         case .pickFiles(let m): m.encoded()
         case .pickedFiles(let m): m.encoded()
+        case .widgetHasContent(let m): m.encoded()
+        case .widgetHasContentResult(let m): m.encoded()
         case .extensionRequest(let m), .completeRequest(let m): m.encoded()
         case .loadRequest(let m): m.encoded()
         case .loadResult(let m): m.encoded()
@@ -190,6 +198,8 @@ public enum WireMessage: Sendable, Hashable {
         case 34: self = .groupContainerResult(try GroupContainerResult(decoding: p))
         case 35: self = .pickFiles(try PickFiles(decoding: p))
         case 36: self = .pickedFiles(try PickedFiles(decoding: p))
+        case 37: self = .widgetHasContent(try WidgetHasContent(decoding: p))
+        case 38: self = .widgetHasContentResult(try WidgetHasContentResult(decoding: p))
         case 40: self = .extensionRequest(try RequestItems(decoding: p))
         case 41: self = .loadRequest(try LoadRequest(decoding: p))
         case 42: self = .loadResult(try LoadResult(decoding: p))
@@ -204,8 +214,8 @@ public enum WireMessage: Sendable, Hashable {
 
 extension WireMessage {
     /// For an answer to a call, the call's number: a `Failure`, `Pong`, `QueryResult`,
-    /// `RequestStarted`, `ProcessList`, `OpenURLResult`, `GroupContainerResult` or
-    /// `PickedFiles`. Nil for every other message.
+    /// `RequestStarted`, `ProcessList`, `OpenURLResult`, `GroupContainerResult`,
+    /// `PickedFiles` or `WidgetHasContentResult`. Nil for every other message.
     public var callNumber: UInt64? {
         switch self {
         case .failure(let m): m.call == 0 ? nil : m.call
@@ -216,6 +226,7 @@ extension WireMessage {
         case .openURLResult(let m): m.call
         case .groupContainerResult(let m): m.call
         case .pickedFiles(let m): m.call
+        case .widgetHasContentResult(let m): m.call
         default: nil
         }
     }

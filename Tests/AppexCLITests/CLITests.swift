@@ -21,8 +21,8 @@ import Testing
         return url.path
     }
 
-    func samples() throws -> [String] {
-        try SampleApps.assemble(into: test.scratch.appendingPathComponent("build")).map(\.path)
+    func samples() async throws -> [String] {
+        try await AssembledSamples.apps().map(\.path)
     }
 
     func json(_ text: String) throws -> Any {
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func validateExitsZeroForAValidAppOneForAnInvalidOneTwoForAMissingPath() async throws {
-        let notes = try samples()[0]
+        let notes = try await samples()[0]
         #expect(try await appex.run(["validate", notes]).status == 0)
         var broken = BundleBuilder.app("com.example.broken", in: test.scratch)
         broken.addExtension("Share", identifier: "com.example.broken.share", point: "com.apple.share-services",
@@ -91,7 +91,7 @@ import Testing
         #expect(try await appex.run(["match", "--rule", plist, "--items", items]).status == 1)
         let predicate = try write("TRUEPREDICATE\n", to: "rule.txt")
         #expect(try await appex.run(["match", "--rule", predicate, "--items", items]).status == 0)
-        let photos = try samples()[1]
+        let photos = try await samples()[1]
         #expect(try await appex.run(["match", "--bundle", photos + "/PlugIns/PhotosShare.appex", "--items", items]).status == 0)
     }
 
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func installListInfoEnableDisableQueryUninstall() async throws {
-        for app in try samples() {
+        for app in try await samples() {
             #expect(try await appex.run(["install", app]).status == 0)
         }
         let list = try await appex.run(["list"])

@@ -1,4 +1,5 @@
 import AppexCore
+import AppexRegistry
 import AppexSamples
 import AppexTesting
 import Foundation
@@ -106,6 +107,25 @@ import Testing
         let updated = try #require(try await today().widgets.first)
         #expect(updated["source"] as? String == "live" && updated["update"] as? String == "newData", "\(updated)")
         #expect((updated["lines"] as? [String])?.contains { $0.contains("Call the bakery") } == true, "\(updated)")
+    }
+
+    /// `notes clear` (the app) hides Latest Note with NCWidgetController; "Add to Notes" (an
+    /// extension of the same app) shows it again once it files a note.
+    @Test func clearingTheSharedNotesHidesTheWidgetUntilANoteIsSharedAgain() async throws {
+        #expect(try await appex.run(["today", "add", Self.widget]).status == 0)
+        try await share("Buy oat milk")
+        #expect(try await today().widgets.count == 1)
+        let notesApp = try #require(try Registry(home: samples.test.home).app("com.example.notes")).executableURL
+        let cleared = try await CommandRunner(executable: notesApp, environment: samples.test.environment).run(["clear"])
+        #expect(cleared.status == 0, "\(cleared.standardError)")
+        #expect(cleared.standardOutput.contains("Deleted 1 shared notes. The Latest Note widget is hidden"), "\(cleared.standardOutput)")
+        #expect(try await today().widgets.isEmpty)
+        #expect(try await appex.run(["today", "list"]).standardOutput.contains("hidden: it has no content now"))
+
+        try await share("Call the bakery")
+        let shown = try #require(try await today().widgets.first)
+        #expect((shown["lines"] as? [String])?.contains { $0.contains("Call the bakery") } == true, "\(shown)")
+        #expect((shown["lines"] as? [String])?.contains { $0.contains("Buy oat milk") } == false, "\(shown)")
     }
 
     @Test func followingALinkLaunchesTheNotesAppWithItsURL() async throws {

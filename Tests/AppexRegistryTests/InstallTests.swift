@@ -10,21 +10,27 @@ import Testing
     let test: TestHome
     let registry: Registry
 
-    init() throws {
+    init() async throws {
         test = try TestHome()
         registry = try Registry(home: test.home)
     }
 
-    func samples() throws -> [URL] {
-        try SampleApps.assemble(into: test.scratch)
+    func samples() async throws -> [URL] {
+        try await AssembledSamples.apps()
     }
 
-    func contents(of url: URL) -> [String] {
+    /// Installs `app` on a thread of its own: installing copies every executable.
+    @discardableResult
+    func install(_ app: URL) async throws -> InstalledApp {
+        try await onThread { [registry] in try registry.install(appAt: app) }
+    }
+
+    func contents(of url: URL) async -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
     }
 
-    @Test func installingTheSamplesRegistersAppsExtensionsAndContainers() throws {
-        for app in try samples() { try registry.install(appAt: app) }
+    @Test func installingTheSamplesRegistersAppsExtensionsAndContainers() async throws {
+        for app in try await samples() { try await install(app) }
         #expect(try registry.apps().map(\.identifier) == ["com.example.notes", "com.example.photos", "com.example.texttools"])
         let notes = try #require(try registry.app("com.example.notes"))
         #expect(notes.extensions.map(\.identifier) == ["com.example.notes.share", "com.example.notes.uppercase", "com.example.notes.widget"])
@@ -35,46 +41,46 @@ import Testing
         #expect(notes.url.path.hasPrefix(test.home.applicationsDirectory.path + "/com.example.notes-"))
         #expect(try registry.extensions(point: "com.apple.share-services").map(\.identifier)
             == ["com.example.notes.share", "com.example.photos.share"])
-        #expect(contents(of: test.home.containersDirectory) == [
+        await #expect(contents(of: test.home.containersDirectory) == [
             "com.example.notes", "com.example.notes.share", "com.example.notes.uppercase", "com.example.notes.widget",
             "com.example.photos", "com.example.photos.share", "com.example.photos.widget",
             "com.example.texttools", "com.example.texttools.checksum", "com.example.texttools.wordcount",
         ])
     }
 
-    @Test func installedFilesKeepTheirPermissionsAndExtensionsTheirPaths() throws {
-        let notes = try registry.install(appAt: try samples()[0])
+    @Test func installedFilesKeepTheirPermissionsAndExtensionsTheirPaths() async throws {
+        let notes = try await install(try await samples()[0])
         for plugIn in notes.extensions {
             #expect(plugIn.url.path.hasPrefix(notes.url.path + "/PlugIns/"))
             #expect(FileManager.default.isExecutableFile(atPath: plugIn.executableURL.path))
         }
     }
 
-    @Test func displayNamesAreLocalisedAndFallBackToTheApp() throws {
+    @Test func displayNamesAreLocalisedAndFallBackToTheApp() async throws {
         let folder = test.scratch
         var app = BundleBuilder.app("com.example.tool", name: "Tool", in: folder)
         app.info["CFBundleDisplayName"] = "Tool Deluxe"
         app.addExtension("Widget", identifier: "com.example.tool.widget", point: "com.apple.widget-extension")
         try registry.install(appAt: try app.write())
         #expect(try registry.extension("com.example.tool.widget")?.displayName == "Tool Deluxe")
-        try registry.install(appAt: try samples()[0])
+        try await install(try await samples()[0])
         // The registry keeps every language; which one is shown follows LANGUAGE/LANG.
         let share = try #require(try registry.extension("com.example.notes.share"))
         #expect(["Add to Notes", "Zu Notizen hinzufügen"].contains(share.displayName))
     }
 
-    @Test func aNewerVersionReplacesTheOldAndTheOldCopyIsRemoved() throws {
-        let first = try registry.install(appAt: try samples()[0])
+    @Test func aNewerVersionReplacesTheOldAndTheOldCopyIsRemoved() async throws {
+        let first = try await install(try await samples()[0])
         let newer = try SampleApps.assemble(into: test.scratch, settings: ["CURRENT_PROJECT_VERSION": "2"])[0]
         let second = try registry.install(appAt: newer)
         #expect(second.version == "2")
         #expect(second.url != first.url)
         #expect(!FileManager.default.fileExists(atPath: first.url.path))
-        #expect(contents(of: test.home.applicationsDirectory) == [second.url.deletingLastPathComponent().lastPathComponent])
+        await #expect(contents(of: test.home.applicationsDirectory) == [second.url.deletingLastPathComponent().lastPathComponent])
         #expect(try registry.apps().count == 1)
     }
 
-    @Test func anOlderVersionIsRefusedUnlessAllowed() throws {
+    @Test func anOlderVersionIsRefusedUnlessAllowed() async throws {
         try registry.install(appAt: try SampleApps.assemble(into: test.scratch, settings: ["CURRENT_PROJECT_VERSION": "1.10"])[0])
         let older = try SampleApps.assemble(into: test.scratch, settings: ["CURRENT_PROJECT_VERSION": "1.9"])[0]
         let error = #expect(throws: RegistryError.self) { try registry.install(appAt: older) }
@@ -84,18 +90,18 @@ import Testing
         #expect(try registry.app("com.example.notes")?.version == "1.9")
     }
 
-    @Test func anInvalidBundleLeavesNothingBehind() throws {
+    @Test func anInvalidBundleLeavesNothingBehind() async throws {
         var app = BundleBuilder.app("com.example.tool", in: test.scratch)
         app.addExtension("Share", identifier: "com.example.tool.share", point: "com.apple.share-services")
         let error = #expect(throws: RegistryError.self) { try registry.install(appAt: try app.write()) }
         #expect(error?.code == .invalidBundle)
         #expect(error?.diagnostics.map(\.code) == ["missing-activation-rule"])
         #expect(try registry.apps().isEmpty)
-        #expect(contents(of: test.home.applicationsDirectory).isEmpty)
-        #expect(contents(of: test.home.containersDirectory).isEmpty)
+        await #expect(contents(of: test.home.applicationsDirectory).isEmpty)
+        await #expect(contents(of: test.home.containersDirectory).isEmpty)
     }
 
-    @Test func anExtensionIdentifierTakenByAnotherAppIsAConflictAndRollsBack() throws {
+    @Test func anExtensionIdentifierTakenByAnotherAppIsAConflictAndRollsBack() async throws {
         var first = BundleBuilder.app("com.example.tool", name: "Tool", in: test.scratch)
         first.addExtension("Widget", identifier: "com.example.tool.widget", point: "com.apple.widget-extension")
         try registry.install(appAt: try first.write())
@@ -104,10 +110,10 @@ import Testing
         let error = #expect(throws: RegistryError.self) { try registry.install(appAt: try thief.write()) }
         #expect(error?.code == .conflict)
         #expect(try registry.apps().map(\.identifier) == ["com.example.tool"])
-        #expect(contents(of: test.home.applicationsDirectory).count == 1)
+        await #expect(contents(of: test.home.applicationsDirectory).count == 1)
     }
 
-    @Test func uninstallRemovesTheAppItsContainersAndGroupsNoOneElseUses() throws {
+    @Test func uninstallRemovesTheAppItsContainersAndGroupsNoOneElseUses() async throws {
         let folder = test.scratch
         var a = BundleBuilder.app("com.example.a", name: "A", in: folder)
         a.entitlements = ["com.apple.security.application-groups": ["group.com.example.shared", "group.com.example.a"]]
@@ -123,15 +129,15 @@ import Testing
         let report = try registry.uninstall("com.example.a")
         #expect(report.extensionIdentifiers == ["com.example.a.widget"])
         #expect(report.removedGroups == ["group.com.example.a", "group.com.example.a-only"])
-        #expect(contents(of: test.home.groupsDirectory) == ["group.com.example.shared"])
-        #expect(contents(of: test.home.containersDirectory) == ["com.example.b"])
+        await #expect(contents(of: test.home.groupsDirectory) == ["group.com.example.shared"])
+        await #expect(contents(of: test.home.containersDirectory) == ["com.example.b"])
         #expect(!FileManager.default.fileExists(atPath: installedA.url.deletingLastPathComponent().path))
         #expect(try registry.apps().map(\.identifier) == ["com.example.b"])
         #expect(try registry.extension("com.example.a.widget") == nil)
     }
 
-    @Test func uninstallingWhatIsNotInstalledSaysWhat() throws {
-        try registry.install(appAt: try samples()[0])
+    @Test func uninstallingWhatIsNotInstalledSaysWhat() async throws {
+        try await install(try await samples()[0])
         let missing = #expect(throws: RegistryError.self) { try registry.uninstall("com.example.nothing") }
         #expect(missing?.code == .notInstalled)
         let plugIn = #expect(throws: RegistryError.self) { try registry.uninstall("com.example.notes.share") }
@@ -139,27 +145,27 @@ import Testing
         #expect(plugIn?.hint?.contains("com.example.notes") == true)
     }
 
-    @Test func aStrayCopyFromACrashedInstallIsSweptByTheNextInstall() throws {
+    @Test func aStrayCopyFromACrashedInstallIsSweptByTheNextInstall() async throws {
         let stray = test.home.applicationsDirectory.appendingPathComponent(".incoming-deadbeef/Notes.app")
         try FileManager.default.createDirectory(at: stray, withIntermediateDirectories: true)
-        try registry.install(appAt: try samples()[1])
+        try await install(try await samples()[1])
         #expect(!FileManager.default.fileExists(atPath: stray.path))
-        #expect(contents(of: test.home.applicationsDirectory).count == 1)
+        await #expect(contents(of: test.home.applicationsDirectory).count == 1)
     }
 
-    @Test func twoOpenRegistriesSeeEachOthersChanges() throws {
+    @Test func twoOpenRegistriesSeeEachOthersChanges() async throws {
         let other = try Registry(home: test.home)
         let before = try other.generation()
-        try registry.install(appAt: try samples()[0])
+        try await install(try await samples()[0])
         #expect(try other.generation() > before)
         #expect(try other.apps().map(\.identifier) == ["com.example.notes"])
     }
 
-    @Test func aLookedUpExtensionReflectsTheOtherRegistrysChangesAtOnce() throws {
+    @Test func aLookedUpExtensionReflectsTheOtherRegistrysChangesAtOnce() async throws {
         let other = try Registry(home: test.home)
         let identifier = "com.example.notes.share"
         #expect(try other.extension(identifier) == nil)
-        try registry.install(appAt: try samples()[0])
+        try await install(try await samples()[0])
         #expect(try other.extension(identifier)?.isEnabled == true)
         #expect(try other.extension(identifier)?.isEnabled == true, "answered from the cache")
         try registry.setEnabled(false, extension: identifier)

@@ -8,7 +8,7 @@ import Testing
 /// A registry that is used and dropped gives back every file descriptor it opened.
 @Suite(.serialized) final class ResourceLeakTests {
     /// One full life of a registry: open, install, query, uninstall, drop.
-    func cycle(_ apps: [URL], home: AppexHome) throws {
+    static func cycle(_ apps: [URL], home: AppexHome) throws {
         let registry = try Registry(home: home)
         for app in apps { try registry.install(appAt: app) }
         _ = try registry.query(point: "com.apple.share-services", items: .init([.init(attributedContentText: "x")]))
@@ -16,11 +16,12 @@ import Testing
         try registry.uninstall("com.example.photos")
     }
 
-    @Test func aRegistryClosesEverythingItOpened() throws {
+    @Test func aRegistryClosesEverythingItOpened() async throws {
         let test = try TestHome()
-        let apps = try SampleApps.assemble(into: test.scratch)
+        let apps = try await AssembledSamples.apps()
+        let home = test.home
         for _ in 0..<3 {
-            try cycle(apps, home: test.home)
+            try await onThread { try Self.cycle(apps, home: home) }
             #expect(ResourceCounts.openDescriptors(under: test.home.dataDirectory) == 0)
         }
     }

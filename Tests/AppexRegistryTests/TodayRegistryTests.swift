@@ -75,4 +75,27 @@ import Testing
         let share = #expect(throws: RegistryError.self) { try self.registry.saveWidgetSnapshot(Data(), of: "com.example.notes.share") }
         #expect(share?.code == .conflict)
     }
+
+    @Test func aWidgetWithoutContentIsMarkedInTheViewLosesItsSnapshotAndKeepsTheSettingAcrossAReinstall() async throws {
+        #expect(try registry.widgetHasContent(Self.notes), "a widget that never said has content")
+        try registry.addTodayWidget(Self.notes)
+        try registry.saveWidgetSnapshot(Data("{}".utf8), of: Self.notes)
+        try registry.setWidgetHasContent(false, for: Self.notes)
+        #expect(try registry.todayWidgets() == [TodayWidget(identifier: Self.notes, displayMode: "compact", hasContent: false)])
+        #expect(try registry.widgetSnapshot(of: Self.notes) == nil, "a snapshot of content it no longer has")
+
+        // A widget not in the view keeps its setting too, and so does a reinstalled one.
+        try registry.setWidgetHasContent(false, for: Self.photos)
+        _ = try registry.uninstall("com.example.notes")
+        try await AssembledSamples.install(into: registry, only: ["Notes.app"])
+        #expect(try registry.widgetHasContent(Self.notes) == false)
+        #expect(try registry.widgetHasContent(Self.photos) == false)
+        try registry.setWidgetHasContent(true, for: Self.notes)
+        #expect(try registry.todayWidgets().map(\.hasContent) == [true])
+
+        let share = #expect(throws: RegistryError.self) { try self.registry.setWidgetHasContent(false, for: "com.example.notes.share") }
+        #expect(share?.code == .conflict)
+        let missing = #expect(throws: RegistryError.self) { try self.registry.setWidgetHasContent(false, for: "com.example.nothing") }
+        #expect(missing?.code == .notInstalled)
+    }
 }

@@ -191,7 +191,7 @@ import Testing
 
     // MARK: message types
 
-    @Test(arguments: [0, 7, 9, 22, 29, 37, 39, 47, 1000, UInt16.max] as [UInt16])
+    @Test(arguments: [0, 7, 9, 22, 29, 39, 47, 1000, UInt16.max] as [UInt16])
     func anUndefinedMessageTypeIsRefused(_ type: UInt16) {
         #expect(refusal(type: type, [])?.code == .unknownMessageType)
         #expect(refusal(type: type, [0x08, 0x01])?.code == .unknownMessageType)

@@ -3,6 +3,7 @@
 // read it.
 import AppexKit
 import AppexShare
+import AppexToday
 import Foundation
 
 /// The compose sheet of "Add to Notes": the text to file, at most 500 characters, and the
@@ -11,6 +12,8 @@ import Foundation
 /// names the last in the group's shared defaults, which the app reads with `notes list`.
 final class ShareViewController: SLComposeServiceViewController {
     static let group = "group.com.example.notes"
+    /// The Latest Note widget, which lists what this extension files.
+    static let widget = "com.example.notes.widget"
     static let limit = 500
     static let folders = ["Inbox", "Ideas", "Work"]
 
@@ -86,6 +89,8 @@ final class ShareViewController: SLComposeServiceViewController {
         defaults.set(text.split(separator: "\n").first.map(String.init) ?? "", forKey: "lastSharedNote")
         defaults.set(folder, forKey: "lastSharedFolder")
         let total = defaults.update(forKey: "sharedNoteCount") { (($0 as? Int) ?? 0) + 1 } as? Int ?? 1
+        // The Latest Note widget shows again if `notes clear` hid it.
+        NCWidgetController.widgetController().setHasContent(true, forWidgetWithBundleIdentifier: widget)
         let receipt = NSExtensionItem()
         receipt.attributedContentText = NSAttributedString(string: "Saved to \(folder) in \(group); \(total) shared so far")
         receipt.userInfo?["savedFiles"] = .array([.string(file.path)])

@@ -2,15 +2,18 @@
 // It keeps its notes, one per line, in its own data container, and reads the notes its
 // Share extension filed in the Notes app group. Launched to open notes://note/NAME (the
 // Latest Note widget's links), it shows that note, and remembers it as the one last opened.
+// `notes clear` deletes the shared notes and hides the widget until a note is shared again.
 import AppexApplication
 import AppexCore
 import AppexGroups
+import AppexToday
 import Foundation
 
 let container = AppexHome.current.container(for: "com.example.notes")
 let file = container.appendingPathComponent("notes.txt")
 let openedFile = container.appendingPathComponent("opened.txt")
 let group = "group.com.example.notes"
+let widget = "com.example.notes.widget"
 
 func notes() -> [String] {
     ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -64,6 +67,26 @@ func open(_ url: URL, from source: String?) throws {
         .write(to: openedFile, atomically: true, encoding: .utf8)
 }
 
+/// Deletes the notes shared with "Add to Notes", each in a coordinated write, and tells the
+/// Today view that the Latest Note widget has nothing to show until a note is shared again.
+func clearSharedNotes() throws {
+    guard let groupContainer = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group),
+          let defaults = GroupDefaults(suiteName: group)
+    else {
+        FileHandle.standardError.write(Data("notes: \(group) can't be opened: run the installed Notes app\n".utf8))
+        exit(1)
+    }
+    let folder = groupContainer.appendingPathComponent("Shared Notes", isDirectory: true)
+    let files = ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []).filter { $0.pathExtension == "txt" }
+    for note in files {
+        NSFileCoordinator().coordinate(writingItemAt: note, options: .forDeleting, error: nil) { try? FileManager.default.removeItem(at: $0) }
+    }
+    defaults.removeObject(forKey: "lastSharedNote")
+    defaults.set(0, forKey: "sharedNoteCount")
+    try NCWidgetController.widgetController().updateHasContent(false, forWidgetWithBundleIdentifier: widget)
+    print("Deleted \(files.count) shared notes. The Latest Note widget is hidden until a note is shared again.")
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 if let url = UIApplication.shared.launchOptions[.url] as? URL {
     try open(url, from: UIApplication.shared.launchOptions[.sourceApplication] as? String)
@@ -88,7 +111,9 @@ case "list", nil:
     } else {
         print("(The notes shared with \"Add to Notes\" are in \(group), which only the installed Notes app may open.)")
     }
+case "clear":
+    try clearSharedNotes()
 default:
-    FileHandle.standardError.write(Data("usage: notes [list | add TEXT | opened]\n".utf8))
+    FileHandle.standardError.write(Data("usage: notes [list | add TEXT | opened | clear]\n".utf8))
     exit(2)
 }

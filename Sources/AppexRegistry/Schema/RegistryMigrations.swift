@@ -102,6 +102,16 @@ enum RegistryMigrations {
                 table.column("isStale", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v5: widget content") { db in
+            // What a widget or its containing app last said with NCWidgetController's
+            // setHasContent, for widgets that said it; the others have content. Like the
+            // user's choices, it outlives a reinstall: it is about the app's data, which stays.
+            try db.create(table: "widgetContent") { table in
+                table.primaryKey("extensionIdentifier", .text).collate(.nocase)
+                table.column("hasContent", .boolean).notNull()
+                table.column("changedAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

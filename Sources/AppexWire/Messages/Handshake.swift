@@ -141,7 +141,7 @@ public enum WireVersion {
     /// The lowest version accepted.
     public static let minimum: UInt32 = 1
     /// The version spoken by default.
-    public static let current: UInt32 = 6
+    public static let current: UInt32 = 7
     /// The first version with requests sent straight on a live session (`RequestBegun`)
     /// and cooperative idle ends (`SessionIdle`).
     public static let directRequests: UInt32 = 2
@@ -153,4 +153,6 @@ public enum WireVersion {
     public static let pointMessages: UInt32 = 5
     /// The first version whose hosts confirm the URLs their extensions open (`OpenURL`).
     public static let urlConfirmation: UInt32 = 6
+    /// The first version with widgets' content settings (`WidgetHasContent`).
+    public static let widgetContent: UInt32 = 7
 }

@@ -79,7 +79,8 @@ final class TodayBoard: Sendable {
     func loadTiles() throws(RegistryError) -> [Tile] {
         var tiles: [Tile] = []
         for widget in try registry.todayWidgets() {
-            guard let installed = try registry.extension(widget.identifier), installed.isEnabled else { continue }
+            // A widget without content (NCWidgetController.setHasContent) is hidden and not launched.
+            guard widget.hasContent, let installed = try registry.extension(widget.identifier), installed.isEnabled else { continue }
             var tile = Tile(identifier: installed.identifier, name: installed.displayName, mode: NCWidgetDisplayMode(name: widget.displayMode) ?? .compact)
             if let snapshot = try registry.widgetSnapshot(of: installed.identifier) {
                 if let content = try? JSONDecoder().decode(WidgetContent.self, from: snapshot.content), content.problem == nil {

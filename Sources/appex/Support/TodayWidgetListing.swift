@@ -17,6 +17,8 @@ struct TodayWidgetListing: Encodable {
         var position: Int?
         var mode: String?
         var enabled: Bool
+        /// Whether it has content, as the widget or its app last said: without, it is hidden.
+        var hasContent = true
     }
 
     var shown: [Entry]
@@ -39,6 +41,7 @@ struct TodayWidgetListing: Encodable {
             var shown = entry(plugIn)
             shown.position = index + 1
             shown.mode = widget.displayMode
+            shown.hasContent = widget.hasContent
             return shown
         }
         available = installed.filter { plugIn in !widgets.contains { $0.identifier == plugIn.identifier } }.map(entry)
@@ -49,7 +52,8 @@ struct TodayWidgetListing: Encodable {
         var lines = ["In the Today view:"]
         if shown.isEmpty { lines.append("  none; `appex today add ID` adds one") }
         for entry in shown {
-            lines.append("  \(entry.position!). \(entry.name) (\(entry.identifier)), \(entry.mode!)\(entry.enabled ? "" : ", disabled: not shown")")
+            let hidden = !entry.enabled ? ", disabled: not shown" : !entry.hasContent ? ", hidden: it has no content now" : ""
+            lines.append("  \(entry.position!). \(entry.name) (\(entry.identifier)), \(entry.mode!)\(hidden)")
         }
         lines.append("Can be added:")
         if available.isEmpty { lines.append("  none; every installed widget is in the view") }

@@ -82,13 +82,17 @@ final class FaultWorld: Sendable {
         defer { log.close() }
         _ = try ProcessLaunch(executable: Self.daemonExecutable.path, environment: environment, descriptors: [(log, 1), (log, 2)])
             .spawnDetached()
+        // Tried once more after the deadline: a test that was kept waiting for a thread (the
+        // deadline passing meanwhile) still finds an appexd that started in time.
         let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
+        while true {
+            let last = ContinuousClock.now >= deadline
             if let probe = try? UnixSocket.connect(to: test.home.daemonSocketURL.path) {
                 probe.close()
                 _ = daemons()
                 return
             }
+            if last { break }
             try await Task.sleep(for: .milliseconds(5))
         }
         throw WorldError("appexd did not accept connections within 30 s; its log: \(daemonLog)")
@@ -114,13 +118,15 @@ final class FaultWorld: Sendable {
     // MARK: The app
 
     /// Writes and installs the app with one extension for each of `plugins`, on a thread of
-    /// its own: it copies the fault extension's executable twice for each.
-    func install(_ plugins: [Plugin]) async throws {
-        try await onThread { try self.installBlocking(plugins) }
+    /// its own: it copies the fault extension's executable twice for each. The app's own
+    /// executable is `appExecutable`, or a small program that does nothing.
+    func install(_ plugins: [Plugin], appExecutable: URL? = nil) async throws {
+        try await onThread { try self.installBlocking(plugins, appExecutable: appExecutable) }
     }
 
-    private func installBlocking(_ plugins: [Plugin]) throws {
+    private func installBlocking(_ plugins: [Plugin], appExecutable: URL?) throws {
         var app = BundleBuilder.app(Self.appIdentifier, name: "Faults", in: test.scratch.appendingPathComponent("bundles-\(UUID().uuidString.prefix(8))"))
+        if let appExecutable { app.executable = appExecutable }
         for plugin in plugins {
             app.addExtension(
                 plugin.fault.prefix(1).uppercased() + plugin.fault.dropFirst(), identifier: Self.identifier(plugin.fault), point: plugin.point,

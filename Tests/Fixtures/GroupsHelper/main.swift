@@ -17,7 +17,10 @@
 //   sqlite-add DATABASE COUNT             COUNT write transactions on DATABASE, opened as docs/app-groups.md
 //                                         recommends, each adding a row and 1 to the counter
 //   sqlite-hold DATABASE                  prints "holding" from inside a write transaction, and waits there for ever
+//   widget-content WIDGET true|false      NCWidgetController's updateHasContent for WIDGET: prints "kept",
+//                                         or the error
 import AppexGroups
+import AppexToday
 import Foundation
 import GRDB
 
@@ -123,6 +126,13 @@ case ("sqlite-hold", 2):
     } catch {
         say("error: \(error)")
         exit(74)
+    }
+case ("widget-content", 3):
+    do {
+        try NCWidgetController.widgetController().updateHasContent(arguments[2] == "true", forWidgetWithBundleIdentifier: arguments[1])
+        say("kept")
+    } catch {
+        say("\(error)")
     }
 default:
     FileHandle.standardError.write(Data("usage: see the top of Tests/Fixtures/GroupsHelper/main.swift\n".utf8))
