@@ -66,6 +66,8 @@ public enum DaemonCalls {
     }
 
     /// Calls on `connection`, already greeted: an extension's control channel, or an app's own.
+    /// Each call blocks until the answer arrives on the connection's reading thread, so it
+    /// must never be made on that thread (extension code never runs there).
     public static func onChannel(_ connection: Connection) -> Caller {
         { _, message in
             do throws(ConnectionError) {

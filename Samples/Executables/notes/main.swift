@@ -69,7 +69,7 @@ func open(_ url: URL, from source: String?) throws {
 
 /// Deletes the notes shared with "Add to Notes", each in a coordinated write, and tells the
 /// Today view that the Latest Note widget has nothing to show until a note is shared again.
-func clearSharedNotes() throws {
+func clearSharedNotes() {
     guard let groupContainer = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group),
           let defaults = GroupDefaults(suiteName: group)
     else {
@@ -83,7 +83,12 @@ func clearSharedNotes() throws {
     }
     defaults.removeObject(forKey: "lastSharedNote")
     defaults.set(0, forKey: "sharedNoteCount")
-    try NCWidgetController.widgetController().updateHasContent(false, forWidgetWithBundleIdentifier: widget)
+    do {
+        try NCWidgetController.widgetController().updateHasContent(false, forWidgetWithBundleIdentifier: widget)
+    } catch {
+        FileHandle.standardError.write(Data("notes: deleted \(files.count) shared notes, but the widget stays shown: \(error)\n".utf8))
+        exit(1)
+    }
     print("Deleted \(files.count) shared notes. The Latest Note widget is hidden until a note is shared again.")
 }
 
@@ -112,7 +117,7 @@ case "list", nil:
         print("(The notes shared with \"Add to Notes\" are in \(group), which only the installed Notes app may open.)")
     }
 case "clear":
-    try clearSharedNotes()
+    clearSharedNotes()
 default:
     FileHandle.standardError.write(Data("usage: notes [list | add TEXT | opened | clear]\n".utf8))
     exit(2)
