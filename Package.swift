@@ -9,12 +9,13 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The sample apps: each executable is a real program that `appex bundle` puts into a bundle.
-let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "photos", "PhotosShare", "PhotosWidget", "texttools", "WordCount", "Checksum"]
+let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "photos", "PhotosShare", "texttools", "WordCount", "Checksum", "monitor", "MonitorWidget"]
 /// The sample extensions among them, built on AppexKit with the Swift runtime linked in
 /// statically, which starts them in about a third of the time (see BENCHMARKS.md).
-let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "PhotosWidget", "WordCount", "Checksum"]
+let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "WordCount", "Checksum", "MonitorWidget"]
 /// Code a sample app shares with its extensions, linked into each, by sample.
-let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication", "AppexToday"], "NotesShare": ["AppexShare", "AppexToday"], "NotesWidget": ["AppexGroups", "AppexToday"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"]]
+let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication", "AppexToday"], "NotesShare": ["AppexShare", "AppexToday"], "NotesWidget": ["AppexGroups", "AppexToday"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"],
+                                                          "monitor": ["AppexApplication", "MonitorKit"], "MonitorWidget": ["AppexToday", "MonitorKit"]]
 /// How extension executables and appexd link: the Swift runtime and Foundation statically,
 /// with lld, and relative relocations packed (DT_RELR, which needs glibc 2.36 or later), so
 /// the loader reads 13 KB of them instead of 1.7 MB. An idle appexd is 23 MiB resident this
@@ -99,12 +100,14 @@ var package = Package(
             name: "AppexSamples",
             dependencies: ["AppexBundles"],
             path: "Samples",
-            exclude: ["Executables", "TextToolsKit"],
+            exclude: ["Executables", "TextToolsKit", "MonitorKit"],
             sources: ["AppexSamples"],
-            resources: [.copy("Notes.app"), .copy("Photos.app"), .copy("TextTools.app")]
+            resources: [.copy("Notes.app"), .copy("Photos.app"), .copy("TextTools.app"), .copy("Monitor.app")]
         ),
         // The Text Tools sample's shared code: what its app and its actions both do.
         .target(name: "TextToolsKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")], path: "Samples/TextToolsKit"),
+        // The System Monitor sample's shared code: a reading of the system, which its app prints and its widget shows.
+        .target(name: "MonitorKit", path: "Samples/MonitorKit"),
         .target(name: "AppexTesting", dependencies: ["AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples"]),
         .executableTarget(
             name: "appex",

@@ -1,12 +1,12 @@
 public import AppexBundles
 public import Foundation
 
-/// The sample containing apps that ship with Appex: Notes, Photos and Text Tools, with Share,
+/// The sample containing apps that ship with Appex: Notes, Photos, Text Tools and System Monitor, with Share,
 /// Action and Today extensions whose rules use both forms. The demo and the tests install them.
 public enum SampleApps {
     /// The bundle templates, as shipped in this module's resources.
     public static var templates: [URL] {
-        ["Notes.app", "Photos.app", "TextTools.app"].map { resources.appendingPathComponent($0) }
+        ["Notes.app", "Photos.app", "TextTools.app", "Monitor.app"].map { resources.appendingPathComponent($0) }
     }
 
     /// The build settings the samples' Info.plists use.

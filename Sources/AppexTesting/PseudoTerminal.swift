@@ -116,12 +116,19 @@ public final class PseudoTerminal: Sendable {
     /// after `timeout`.
     @discardableResult
     public func waitForScreen(containing text: String, timeout: Duration = .seconds(30)) async throws -> String {
+        try await waitForScreen(showing: text, timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until the screen is one that `condition` accepts, and returns it; throws with the
+    /// screen, and `expected` as what was awaited, after `timeout`.
+    @discardableResult
+    public func waitForScreen(showing expected: String, timeout: Duration = .seconds(30), where condition: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let shown = screen
-            if shown.contains(text) { return shown }
+            if condition(shown) { return shown }
             guard ContinuousClock.now < deadline, process.isRunning || !received.ended.load(ordering: .acquiring) else {
-                throw TerminalWaitError(expected: text, screen: shown, exitStatus: process.isRunning ? nil : process.terminationStatus)
+                throw TerminalWaitError(expected: expected, screen: shown, exitStatus: process.isRunning ? nil : process.terminationStatus)
             }
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -108,8 +108,9 @@ import Testing
         }
         let list = try await appex.run(["list"])
         #expect(list.standardOutput.split(separator: "\n").map(String.init) == [
+            "+    com.example.monitor.widget(1.0)",
             "+    com.example.notes.share(1.0)", "+    com.example.notes.uppercase(1.0)", "+    com.example.notes.widget(1.0)",
-            "+    com.example.photos.share(1.0)", "+    com.example.photos.widget(1.0)",
+            "+    com.example.photos.share(1.0)",
             "+    com.example.texttools.checksum(1.0)", "+    com.example.texttools.wordcount(1.0)",
         ])
         #expect(try await appex.run(["disable", "com.example.notes.uppercase"]).status == 0)
@@ -128,8 +129,8 @@ import Testing
         #expect(try await appex.run(["query", "-p", "action", "--items", text]).standardOutput.hasPrefix("com.example.notes.uppercase"))
         let uninstall = try await appex.run(["uninstall", "--json", "com.example.photos"])
         #expect(uninstall.status == 0)
-        #expect(try await appex.run(["list", "-p", "com.apple.widget-extension"]).standardOutput == "+    com.example.notes.widget(1.0)\n",
-                "Photos' widget went with its app")
+        #expect(try await appex.run(["list", "-p", "com.apple.share-services"]).standardOutput == "+    com.example.notes.share(1.0)\n",
+                "Photos' Share extension went with its app")
         let again = try await appex.run(["uninstall", "com.example.photos"])
         #expect(again.status == 1)
         #expect(again.standardError.contains("no app com.example.photos is installed"))

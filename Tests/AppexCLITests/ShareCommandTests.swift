@@ -41,6 +41,25 @@ import Testing
         #expect(notes.values.first == "Buy oat milk\nhttps://www.swift.org")
     }
 
+    /// A text file is filed whole after the sheet's text; the sheet's text starts empty, as
+    /// Apple's does for a file, and may stay so.
+    @Test func aTextFileIsFiledAfterTheTextAndMayBeSharedAlone() async throws {
+        let file = samples.test.scratch.appendingPathComponent("Groceries.txt")
+        try "Oat milk\nBread\n".write(to: file, atomically: true, encoding: .utf8)
+        let alone = try await appex.run(["share", file.path, "--to", Self.notes, "--json"])
+        #expect(alone.status == 0, "\(alone.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(alone.standardOutput.utf8)) as? [String: Any])
+        #expect(report["outcome"] as? String == "posted" && report["text"] as? String == "", "\(report)")
+        #expect(Array(try sharedNotes().values) == ["Oat milk\nBread"])
+
+        let refused = try await appex.run(["share", "--text", " ", "--to", Self.notes])
+        #expect(refused.status == 1 && refused.standardError.contains("can't be posted as it is"), "no text and no file: \(refused.standardError)")
+
+        let both = try await appex.run(["share", file.path, "--text", "For Friday", "--to", Self.notes])
+        #expect(both.status == 0, "\(both.standardError)")
+        #expect(Set(try sharedNotes().values) == ["Oat milk\nBread", "For Friday\nOat milk\nBread"])
+    }
+
     @Test func withoutATerminalItNeverAsksAndSaysWhatToPass() async throws {
         let result = try await appex.run(["share", "--text", "hello"])
         #expect(result.status == 2)

@@ -70,20 +70,20 @@ import Testing
         #expect(unasked.standardError.contains("com.example.notes.widget\tLatest Note: The note you shared last"), "\(unasked.standardError)")
 
         #expect(try await appex.run(["today", "add", Self.widget]).status == 0)
-        #expect(try await appex.run(["today", "add", "com.example.photos.widget", "--at", "1"]).status == 0)
+        #expect(try await appex.run(["today", "add", "com.example.monitor.widget", "--at", "1"]).status == 0)
         let twice = try await appex.run(["today", "add", Self.widget])
         #expect(twice.status == 1 && twice.standardError.contains("already in the Today view"), "\(twice.standardError)")
         let notAWidget = try await appex.run(["today", "add", "com.example.notes.share"])
         #expect(notAWidget.status == 1 && notAWidget.standardError.contains("not a Today widget"), "\(notAWidget.standardError)")
 
         let moved = try await appex.run(["today", "move", Self.widget, "1"])
-        #expect(moved.standardOutput.contains("1. Latest Note (com.example.notes.widget), compact\n  2. Photo of the Day"), "\(moved.standardOutput)")
+        #expect(moved.standardOutput.contains("1. Latest Note (com.example.notes.widget), compact\n  2. System Load"), "\(moved.standardOutput)")
         let listing = try #require(try JSONSerialization.jsonObject(with: Data(try await appex.run(["today", "list", "--json"]).standardOutput.utf8)) as? [String: Any])
-        #expect((listing["shown"] as? [[String: Any]])?.compactMap { $0["identifier"] as? String } == [Self.widget, "com.example.photos.widget"])
+        #expect((listing["shown"] as? [[String: Any]])?.compactMap { $0["identifier"] as? String } == [Self.widget, "com.example.monitor.widget"])
         #expect((listing["available"] as? [[String: Any]])?.isEmpty == true)
 
-        #expect(try await appex.run(["today", "remove", "com.example.photos.widget"]).status == 0)
-        let gone = try await appex.run(["today", "remove", "com.example.photos.widget"])
+        #expect(try await appex.run(["today", "remove", "com.example.monitor.widget"]).status == 0)
+        let gone = try await appex.run(["today", "remove", "com.example.monitor.widget"])
         #expect(gone.status == 1 && gone.standardError.contains("is not in the Today view"), "\(gone.standardError)")
     }
 

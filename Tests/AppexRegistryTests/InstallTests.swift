@@ -31,7 +31,7 @@ import Testing
 
     @Test func installingTheSamplesRegistersAppsExtensionsAndContainers() async throws {
         for app in try await samples() { try await install(app) }
-        #expect(try registry.apps().map(\.identifier) == ["com.example.notes", "com.example.photos", "com.example.texttools"])
+        #expect(try registry.apps().map(\.identifier) == ["com.example.monitor", "com.example.notes", "com.example.photos", "com.example.texttools"])
         let notes = try #require(try registry.app("com.example.notes"))
         #expect(notes.extensions.map(\.identifier) == ["com.example.notes.share", "com.example.notes.uppercase", "com.example.notes.widget"])
         #expect(notes.version == "1")
@@ -42,8 +42,9 @@ import Testing
         #expect(try registry.extensions(point: "com.apple.share-services").map(\.identifier)
             == ["com.example.notes.share", "com.example.photos.share"])
         await #expect(contents(of: test.home.containersDirectory) == [
+            "com.example.monitor", "com.example.monitor.widget",
             "com.example.notes", "com.example.notes.share", "com.example.notes.uppercase", "com.example.notes.widget",
-            "com.example.photos", "com.example.photos.share", "com.example.photos.widget",
+            "com.example.photos", "com.example.photos.share",
             "com.example.texttools", "com.example.texttools.checksum", "com.example.texttools.wordcount",
         ])
     }

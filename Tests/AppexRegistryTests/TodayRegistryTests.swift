@@ -10,7 +10,7 @@ import Testing
     let test: TestHome
     let registry: Registry
     static let notes = "com.example.notes.widget"
-    static let photos = "com.example.photos.widget"
+    static let monitor = "com.example.monitor.widget"
 
     init() async throws {
         test = try TestHome()
@@ -21,12 +21,12 @@ import Testing
     @Test func widgetsAreAddedMovedAndRemovedInTheUsersOrder() throws {
         #expect(try registry.todayWidgets().isEmpty, "the Today view starts empty, as on Apple's systems")
         try registry.addTodayWidget(Self.notes)
-        try registry.addTodayWidget("COM.EXAMPLE.PHOTOS.WIDGET", at: 0)
-        #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos, Self.notes])
+        try registry.addTodayWidget("COM.EXAMPLE.MONITOR.WIDGET", at: 0)
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.monitor, Self.notes])
         try registry.moveTodayWidget(Self.notes, to: 0)
-        #expect(try registry.todayWidgets().map(\.identifier) == [Self.notes, Self.photos])
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.notes, Self.monitor])
         try registry.moveTodayWidget(Self.notes, to: 99)
-        #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos, Self.notes])
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.monitor, Self.notes])
         try registry.setTodayDisplayMode("expanded", for: Self.notes)
         #expect(try registry.todayWidgets().map(\.displayMode) == ["compact", "expanded"])
         let unknownMode = #expect(throws: RegistryError.self) { try self.registry.setTodayDisplayMode("huge", for: Self.notes) }
@@ -34,7 +34,7 @@ import Testing
         let notShown = #expect(throws: RegistryError.self) { try self.registry.setTodayDisplayMode("compact", for: "com.example.nothing") }
         #expect(notShown?.code == .notInstalled)
         #expect(try registry.todayWidgets().map(\.displayMode) == ["compact", "expanded"], "neither changed anything")
-        try registry.removeTodayWidget(Self.photos)
+        try registry.removeTodayWidget(Self.monitor)
         #expect(try registry.todayWidgets() == [TodayWidget(identifier: Self.notes, displayMode: "expanded")])
     }
 
@@ -46,20 +46,20 @@ import Testing
         try registry.addTodayWidget(Self.notes)
         let twice = #expect(throws: RegistryError.self) { try self.registry.addTodayWidget(Self.notes) }
         #expect(twice?.message == "\(Self.notes) is already in the Today view")
-        let absent = #expect(throws: RegistryError.self) { try self.registry.removeTodayWidget(Self.photos) }
-        #expect(absent?.message == "\(Self.photos) is not in the Today view")
-        let unmoved = #expect(throws: RegistryError.self) { try self.registry.moveTodayWidget(Self.photos, to: 0) }
+        let absent = #expect(throws: RegistryError.self) { try self.registry.removeTodayWidget(Self.monitor) }
+        #expect(absent?.message == "\(Self.monitor) is not in the Today view")
+        let unmoved = #expect(throws: RegistryError.self) { try self.registry.moveTodayWidget(Self.monitor, to: 0) }
         #expect(unmoved?.code == .notInstalled)
     }
 
     @Test func aWidgetKeepsItsPlaceAcrossAnUninstallButNotItsSnapshot() async throws {
-        try registry.addTodayWidget(Self.photos)
+        try registry.addTodayWidget(Self.monitor)
         try registry.addTodayWidget(Self.notes)
         try registry.saveWidgetSnapshot(Data("{}".utf8), of: Self.notes)
         _ = try registry.uninstall("com.example.notes")
-        #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos])
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.monitor])
         try await AssembledSamples.install(into: registry, only: ["Notes.app"])
-        #expect(try registry.todayWidgets().map(\.identifier) == [Self.photos, Self.notes], "the choice outlives a reinstall")
+        #expect(try registry.todayWidgets().map(\.identifier) == [Self.monitor, Self.notes], "the choice outlives a reinstall")
         #expect(try registry.widgetSnapshot(of: Self.notes) == nil, "the snapshot went with the widget")
     }
 
@@ -85,11 +85,11 @@ import Testing
         #expect(try registry.widgetSnapshot(of: Self.notes) == nil, "a snapshot of content it no longer has")
 
         // A widget not in the view keeps its setting too, and so does a reinstalled one.
-        try registry.setWidgetHasContent(false, for: Self.photos)
+        try registry.setWidgetHasContent(false, for: Self.monitor)
         _ = try registry.uninstall("com.example.notes")
         try await AssembledSamples.install(into: registry, only: ["Notes.app"])
         #expect(try registry.widgetHasContent(Self.notes) == false)
-        #expect(try registry.widgetHasContent(Self.photos) == false)
+        #expect(try registry.widgetHasContent(Self.monitor) == false)
         try registry.setWidgetHasContent(true, for: Self.notes)
         #expect(try registry.todayWidgets().map(\.hasContent) == [true])
 

@@ -1,13 +1,14 @@
-// The NotesShare extension: the standard compose sheet, whose post files the text and the
-// links it was given as a note in the Notes app group, where the Notes app and its widget
-// read it.
+// The NotesShare extension: the standard compose sheet, whose post files the text, the text
+// files and the links it was given as a note in the Notes app group, where the Notes app and
+// its widget read it.
 import AppexKit
 import AppexShare
 import AppexToday
 import Foundation
 
 /// The compose sheet of "Add to Notes": the text to file, at most 500 characters, and the
-/// folder to file it in, picked from a list. Post saves the note, one file per post, in
+/// folder to file it in, picked from a list. Text files shared come after the text, whole;
+/// with a file the text may be left empty. Post saves the note, one file per post, in
 /// `Shared Notes/` of the group container, in a coordinated write; then counts the notes and
 /// names the last in the group's shared defaults, which the app reads with `notes list`.
 final class ShareViewController: SLComposeServiceViewController {
@@ -34,7 +35,14 @@ final class ShareViewController: SLComposeServiceViewController {
     override func isContentValid() -> Bool {
         let count = contentText.count
         charactersRemaining = NSNumber(value: Self.limit - count)
-        return count <= Self.limit && !contentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        return count <= Self.limit && (!contentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || !textFiles.isEmpty)
+    }
+
+    /// The plain-text files among the attachments, which the sheet's text doesn't hold.
+    private var textFiles: [NSItemProvider] {
+        (extensionContext?.inputItems ?? []).flatMap { $0.attachments ?? [] }.filter { provider in
+            provider.representations().contains { $0.kind == .file && $0.conforms(to: UTType.plainText.identifier) }
+        }
     }
 
     /// The folder row, starting at the folder of the last post.
@@ -60,9 +68,10 @@ final class ShareViewController: SLComposeServiceViewController {
         guard let context = extensionContext else { return }
         let text = contentText
         let folder = folder
+        let files = textFiles
         Task {
             do {
-                let receipt = try await Self.file(text, in: folder, with: context)
+                let receipt = try await Self.file(text, files: files, in: folder, with: context)
                 await context.completeRequest(returningItems: [receipt])
             } catch {
                 context.cancelRequest(withError: error)
@@ -71,13 +80,18 @@ final class ShareViewController: SLComposeServiceViewController {
     }
 
     /// Saves the note and returns the receipt the host shows.
-    private static func file(_ text: String, in folder: String, with context: NSExtensionContext) async throws -> NSExtensionItem {
+    private static func file(_ text: String, files: [NSItemProvider], in folder: String, with context: NSExtensionContext) async throws -> NSExtensionItem {
         guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group),
               let defaults = GroupDefaults(suiteName: group)
         else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "NotesShare has no container for \(group)"])
         }
-        var lines = [text]
+        var lines = text.isEmpty ? [] : [text]
+        for provider in files {
+            // Read through the descriptor the host handed over: the file is never copied.
+            let data = try await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)
+            lines.append(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines))
+        }
         for provider in context.inputItems.flatMap({ $0.attachments ?? [] }) where provider.hasItemConformingToTypeIdentifier(UTType.url.identifier) {
             if let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? URL, !url.isFileURL { lines.append(url.absoluteString) }
         }
@@ -86,7 +100,7 @@ final class ShareViewController: SLComposeServiceViewController {
         try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
         let file = notes.appendingPathComponent("\(folder)-\(context.requestIdentifier.uuidString.prefix(8)).txt")
         try write(note, to: file)
-        defaults.set(text.split(separator: "\n").first.map(String.init) ?? "", forKey: "lastSharedNote")
+        defaults.set(note.split(separator: "\n").first.map(String.init) ?? "", forKey: "lastSharedNote")
         defaults.set(folder, forKey: "lastSharedFolder")
         let total = defaults.update(forKey: "sharedNoteCount") { (($0 as? Int) ?? 0) + 1 } as? Int ?? 1
         // The Latest Note widget shows again if `notes clear` hid it.
