@@ -209,22 +209,6 @@ import Testing
         #expect(noProducts.standardError.contains("swift build --product"))
     }
 
-    @Test func demoRunsAndLeavesNothingBehind() async throws {
-        let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
-        func demoFolders() -> Set<String> {
-            Set(((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("appex-demo-") })
-        }
-        let before = demoFolders()
-        let result = try await appex.run(["demo"])
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Add to Album"))
-        #expect(result.standardOutput.contains("line 2, column"))
-        // The Notes app, run from its installed bundle, reads back what its extension shared.
-        #expect(result.standardOutput.contains("Shared with \"Add to Notes\" (group.com.example.notes): 1 so far, the last \"Buy oat milk\""))
-        #expect(result.standardOutput.contains("- [Inbox] Buy oat milk · https://www.swift.org"), "the text once, as the compose sheet posted it, in the folder picked")
-        #expect(demoFolders() == before)
-    }
-
     @Test func doctorReportsTheInstallation() async throws {
         let result = try await appex.run(["doctor"])
         #expect(result.status == 0)

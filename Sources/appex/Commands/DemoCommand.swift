@@ -8,8 +8,15 @@ import Foundation
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Assemble and install the sample apps in a private home, then list, query, match, run requests and validate.",
-        discussion: "Everything printed is computed as the demo runs. Your own Appex data is never touched."
+        abstract: "The whole story on the sample apps, in a private home: install, share, act, the Today view, a link.",
+        discussion: """
+            The sample apps are installed; a text and a file are shared to Notes; actions run on a text and a file; \
+            the Today view shows the new note and the live System Load widget; its link opens the Notes app. Each \
+            step says how long it took. Then a tour of the registry: list, query, match, the user's choices, a broken \
+            bundle validated, an uninstall. Everything printed is computed as the demo runs. With --interactive you \
+            drive the same steps, in the same terminal UIs as appex share, appex action and appex today. Your own \
+            Appex data is never touched.
+            """
     )
 
     @Option(help: "The demo's Appex home (default: a new temporary folder, removed afterwards).", completion: .directory)
@@ -18,14 +25,20 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Keep the demo home afterwards, to explore it with APPEX_HOME=… appex list.")
     var keep = false
 
+    @Flag(help: "Drive the steps yourself, in this terminal.")
+    var interactive = false
+
     func run() async throws {
+        if interactive, Terminal.standard() == nil {
+            throw CommandFailure(status: CommandFailure.trouble, "appex demo --interactive needs a terminal to drive it in; without one, appex demo shows the same story")
+        }
         let root = home.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("appex-demo-\(UUID().uuidString.prefix(8))")
         defer {
             if !keep && home == nil { try? FileManager.default.removeItem(at: root) }
         }
         let demo = try Demo(root: root)
-        try await demo.run()
+        try await interactive ? demo.runInteractively() : demo.run()
         if keep || home != nil {
             print("\nThe demo home is kept: APPEX_HOME=\(root.appendingPathComponent("home").path) appex list -v")
         }

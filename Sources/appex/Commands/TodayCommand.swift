@@ -70,7 +70,7 @@ struct TodayShowCommand: AsyncParsableCommand {
         }
         await board.startAll()
         var link: TodayReport.Link?
-        if let open { link = await follow(open, on: board, screen: screen, confirmations: confirmations) }
+        if let open { link = await board.followLink(numbered: open, as: screen, confirmations: confirmations) }
         if watch {
             await printChanges(of: board, screen: screen)
         } else {
@@ -81,20 +81,6 @@ struct TodayShowCommand: AsyncParsableCommand {
             let which = link.url.isEmpty ? "there is no link [\(link.number)]" : "link [\(link.number)], \(link.url), was not opened"
             throw CommandFailure(status: CommandFailure.no, json ? "" : "\(which): \(link.reason)")
         }
-    }
-
-    /// Follows link `number` of the view as drawn now; the command line's choice is the confirmation.
-    private func follow(_ number: Int, on board: TodayBoard, screen: TodayScreen, confirmations: LinkConfirmations) async -> TodayReport.Link {
-        let links = screen.frame(of: board.tiles).links
-        guard links.indices.contains(number - 1) else {
-            let reason = links.isEmpty ? "no widget shows a link" : "the links are [1] to [\(links.count)]"
-            return TodayReport.Link(number: number, url: "", app: nil, opened: false, reason: reason)
-        }
-        let chosen = links[number - 1]
-        confirmations.approve(chosen.url)
-        let (opened, reason) = await board.followLink(chosen.url, of: chosen.widget)
-        let app = confirmations.last.flatMap { $0.url.absoluteString == chosen.url ? $0.appName : nil }
-        return TodayReport.Link(number: number, url: chosen.url, app: app, opened: opened, reason: reason)
     }
 
     /// Prints the view once, as lines or JSON, with what following a link did.

@@ -7,40 +7,74 @@ import AppexWire
 import Foundation
 
 extension Demo {
-    /// Runs real requests against the installed samples: appexd starts on demand, launches
-    /// each extension in its own process, and reuses it for the next request.
-    func runRequests() async throws {
-        heading("Run requests: appexd launches each extension in its own process (appex run)")
-        let home = registry.home
-        do {
-            let uppercase = try await NSExtension.extension(withIdentifier: "com.example.notes.uppercase", home: home)
-            for label in ["first request (starts appexd and the extension)", "second request (the same process, warm)"] {
-                try await request(uppercase, [Self.textItem("hello from the demo")], label: label)
-            }
-            let notes = try await NSExtension.extension(withIdentifier: "com.example.notes.share", home: home)
+    /// Shares a text with a link, then a text file, to Add to Notes through its compose
+    /// sheet, as `appex share --to` does without a terminal; the Notes app reads both back
+    /// from its group. The first request starts appexd.
+    func shareToNotes() async throws {
+        heading("Share a text and a file to Notes: appexd launches Add to Notes in its own process (appex share)")
+        try await describingFailures {
+            let notes = try await NSExtension.extension(withIdentifier: "com.example.notes.share", home: registry.home)
             let shared = Self.textItem("Buy oat milk")
             shared.attachments = (shared.attachments ?? []) + [NSItemProvider(object: URL(string: "https://www.swift.org")!)]
-            try await share(notes, [shared], label: "text and a link, through its compose sheet, filed into the Notes app group")
-            try readBackInTheNotesApp()
+            try await step("share a text (launches Add to Notes)") {
+                try await share(notes, [shared], label: "a text and a link, through its compose sheet, filed into the Notes app group")
+            }
+            let list = root.appendingPathComponent("Groceries.txt")
+            try "Groceries: oat milk, bread, apples\nand coffee for Friday\n".write(to: list, atomically: true, encoding: .utf8)
+            let file = NSExtensionItem()
+            file.attachments = [NSItemProvider(contentsOf: list)!]
+            try await step("share a file") {
+                try await share(notes, [file], label: "a text file, read through its descriptor; the sheet's text starts empty")
+            }
+        }
+        try readBackInTheNotesApp()
+    }
+
+    /// Runs Actions on a text and a file, and hands a large image to a Share extension
+    /// without copying it.
+    func runActions() async throws {
+        heading("Run actions: each extension in its own process, reused for the next request (appex action)")
+        try await describingFailures {
+            let home = registry.home
+            let uppercase = try await NSExtension.extension(withIdentifier: "com.example.notes.uppercase", home: home)
+            try await step("action on a text (cold)") {
+                try await request(uppercase, [Self.textItem("hello from the demo")], label: "first request (launches the extension)")
+            }
+            try await step("action on a text (warm)") {
+                try await request(uppercase, [Self.textItem("hello again")], label: "second request (the same process, warm)")
+            }
+            let wordCount = try await NSExtension.extension(withIdentifier: "com.example.texttools.wordcount", home: home)
+            try await request(wordCount, [Self.textItem("An Action transforms what it is given and returns it")], label: "a text action")
 
             let photo = root.appendingPathComponent("Sunset.png")
             try Data(count: 4 << 20).write(to: photo)
-            let album = try await NSExtension.extension(withIdentifier: "com.example.photos.share", home: home)
             let item = NSExtensionItem()
             item.attachments = [NSItemProvider(contentsOf: photo)!]
-            try await request(album, [item], label: "a 4 MiB image, handed over as a descriptor")
-
-            let wordCount = try await NSExtension.extension(withIdentifier: "com.example.texttools.wordcount", home: home)
-            try await request(wordCount, [Self.textItem("An Action transforms what it is given and returns it")], label: "a text action (appex action)")
             let checksum = try await NSExtension.extension(withIdentifier: "com.example.texttools.checksum", home: home)
-            try await request(checksum, [item], label: "a file action: the image's SHA-256, read through its descriptor")
-
-            let daemon = try await DaemonClient.connect(home: home, role: .cli, startIfNeeded: false)
-            defer { daemon.close() }
-            print("  live extension processes (appex ps):")
-            for process in try await daemon.processes() {
-                print("    pid \(process.pid)  \(process.extensionIdentifier)  \(process.residentBytes >> 20) MiB  \(process.state)")
+            try await step("action on a 4 MiB file") {
+                try await request(checksum, [item], label: "a file action: the image's SHA-256, read through its descriptor")
             }
+            let album = try await NSExtension.extension(withIdentifier: "com.example.photos.share", home: home)
+            try await request(album, [item], label: "a 4 MiB image, handed over as a descriptor")
+        }
+    }
+
+    /// Lists the extension processes appexd runs now, as `appex ps` does.
+    func listProcesses() async throws {
+        heading("The extension processes appexd runs now (appex ps)")
+        try await describingFailures {
+            let daemon = try await DaemonClient.connect(home: registry.home, role: .cli, startIfNeeded: false)
+            defer { daemon.close() }
+            for process in try await daemon.processes() {
+                print("  pid \(process.pid)  \(process.extensionIdentifier)  \(process.residentBytes >> 20) MiB  \(process.state)")
+            }
+        }
+    }
+
+    /// Runs `body`, turning the host's errors into the demo's failure.
+    func describingFailures(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
         } catch let error as ErrorInfo {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
         }
@@ -48,11 +82,17 @@ extension Demo {
 
     /// Runs the installed Notes app's `notes list`: appexd gives it the group because its
     /// executable is the installed app's, and it reads what the extension wrote there.
-    private func readBackInTheNotesApp() throws {
-        guard let app = try RegistryAccess.run({ () throws(RegistryError) in try registry.app("com.example.notes") }) else { return }
+    func readBackInTheNotesApp() throws {
+        print("  Notes app — `notes list`, run from its installed bundle, reads the group back:")
+        try runInstalledApp("com.example.notes", ["list"])
+    }
+
+    /// Runs the installed app `identifier`'s executable with `arguments`, and prints what it prints.
+    func runInstalledApp(_ identifier: String, _ arguments: [String]) throws {
+        guard let app = try RegistryAccess.run({ () throws(RegistryError) in try registry.app(identifier) }) else { return }
         let process = Process()
         process.executableURL = app.executableURL
-        process.arguments = ["list"]
+        process.arguments = arguments
         process.environment = registry.home.selectingEnvironment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
         let output = Pipe()
         process.standardOutput = output
@@ -60,7 +100,6 @@ extension Demo {
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        print("  Notes app — `notes list`, run from its installed bundle, reads the group back:")
         for line in text.split(separator: "\n") { print("    \(line)") }
     }
 

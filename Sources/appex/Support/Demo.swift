@@ -4,11 +4,17 @@ import AppexRegistry
 import AppexSamples
 import Foundation
 
-/// The demo's steps: each prints what the libraries compute, with how long it took.
-struct Demo {
+/// The demo: the whole story on the sample apps, in a private home. The apps are installed;
+/// a text and a file are shared to Notes; actions run; the Today view shows the new note and
+/// the live System Load widget; a link opens the Notes app. Then a tour of the registry. Each
+/// step prints what the libraries compute, with how long it took, and the story's times are
+/// summed up at the end.
+final class Demo {
     let root: URL
     let registry: Registry
     let clock = ContinuousClock()
+    /// The story's steps and how long each took, for the summary.
+    private(set) var timings: [(step: String, took: Duration)] = []
 
     init(root: URL) throws {
         self.root = root
@@ -19,38 +25,57 @@ struct Demo {
         }
     }
 
+    /// The Today view's widgets, in the order the demo adds them.
+    static let widgets = ["com.example.notes.widget", "com.example.monitor.widget"]
+
     func run() async throws {
         print("Appex demo, in a private home: \(registry.home.dataDirectory.path)")
         let apps = try assemble()
         try install(apps)
-        try list()
-        try query()
-        try match()
         do {
-            try await runRequests()
+            try await tellTheStory()
         } catch {
             await stopDaemon()
             throw error
         }
-        try userChoices()
-        try validateBrokenBundle()
-        try uninstall()
+        summarize()
+        try tourTheRegistry()
         await stopDaemon()
+    }
+
+    /// Shares, runs actions, shows the Today view and follows a link, on real extension processes.
+    private func tellTheStory() async throws {
+        try await shareToNotes()
+        try await runActions()
+        try await showTheTodayView()
+        try await listProcesses()
     }
 
     func heading(_ text: String) {
         print("\n== \(text)")
     }
 
-    private func timed<T>(_ body: () throws -> T) rethrows -> (T, String) {
+    /// Runs `body`, and returns what it returned and how long it took, as text.
+    func timed<T>(_ body: () throws -> T) rethrows -> (T, String) {
         var result: T?
         let elapsed = try clock.measure { result = try body() }
-        let microseconds = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-        let text = microseconds >= 1000 ? String(format: "%.1f ms", microseconds / 1000) : String(format: "%.0f µs", microseconds)
-        return (result!, text)
+        return (result!, elapsed.shortText)
     }
 
-    private func assemble() throws -> [URL] {
+    /// Runs `body` as the story's step `step`, and records how long it took.
+    @discardableResult
+    func step<T>(_ step: String, _ body: () async throws -> T) async rethrows -> T {
+        let started = clock.now
+        let result = try await body()
+        record(step, clock.now - started)
+        return result
+    }
+
+    func record(_ step: String, _ took: Duration) {
+        timings.append((step, took))
+    }
+
+    func assemble() throws -> [URL] {
         heading("Assemble the sample apps from their templates and built products (appex bundle)")
         let (apps, time) = try timed { () throws -> [URL] in
             do {
@@ -69,114 +94,30 @@ struct Demo {
         return apps
     }
 
-    private func install(_ apps: [URL]) throws {
-        heading("Install them (appex install)")
+    func install(_ apps: [URL]) throws {
+        heading("Install them, and add their widgets to the Today view (appex install, appex today add)")
+        let started = clock.now
         for url in apps {
             let (app, time) = try timed { try RegistryAccess.run { () throws(RegistryError) in try registry.install(appAt: url) } }
-            print("  \(app.displayName) (\(app.identifier)) \(app.shortVersion ?? "") with \(app.extensions.count) extensions  [\(time)]")
+            print("  \(app.displayName) (\(app.identifier)) \(app.shortVersion ?? "") with \(app.extensions.count) extension\(app.extensions.count == 1 ? "" : "s")  [\(time)]")
         }
-    }
-
-    private func list() throws {
-        heading("List the installed extensions (appex list -v)")
-        for plugIn in try RegistryAccess.run({ () throws(RegistryError) in try registry.extensions() }) {
-            let point = try RegistryAccess.points(registry)[plugIn.pointIdentifier]?.name ?? plugIn.pointIdentifier
-            let rule = plugIn.manifest.activationRule.map { RuleText.describe($0) } ?? "(no rule)"
-            print("  \(plugIn.isEnabled ? "+" : "-") \(plugIn.identifier.padding(toLength: 28, withPad: " ", startingAt: 0)) \(plugIn.displayName.padding(toLength: 18, withPad: " ", startingAt: 0)) \(point)")
-            print("      rule: \(rule.count > 110 ? String(rule.prefix(107)) + "…" : rule)")
-        }
-    }
-
-    /// Item sets a host might hold, with what each is.
-    static let itemSets: [(String, ActivationItems)] = [
-        // Hosts that share text send it as content text and as a plain-text attachment, as Apple's do.
-        ("some text", ActivationItems([.init(
-            attributedContentText: "Buy oat milk", attachments: [.init(registeredTypeIdentifiers: ["public.plain-text"])]
-        )])),
-        ("a web URL", ActivationItems([.init(attachments: [.init(registeredTypeIdentifiers: ["public.url"])])])),
-        ("3 JPEG photos", ActivationItems([.init(attachments: Array(repeating: .init(registeredTypeIdentifiers: ["public.jpeg"]), count: 3))])),
-        ("12 PNG images", ActivationItems([.init(attachments: Array(repeating: .init(registeredTypeIdentifiers: ["public.png"]), count: 12))])),
-        ("a movie and a photo", ActivationItems([.init(attachments: [
-            .init(registeredTypeIdentifiers: ["com.apple.quicktime-movie"]), .init(registeredTypeIdentifiers: ["public.jpeg"]),
-        ])])),
-        ("a note file", ActivationItems([.init(attachments: [.init(registeredTypeIdentifiers: ["com.example.notes.note"])])])),
-        ("a PDF", ActivationItems([.init(attachments: [.init(registeredTypeIdentifiers: ["com.adobe.pdf"])])])),
-    ]
-
-    private func query() throws {
-        heading("Ask which extensions a host may offer for some items (appex query)")
-        try printQueries()
-    }
-
-    private func printQueries(only: [String]? = nil) throws {
-        for (name, items) in Self.itemSets where only?.contains(name) ?? true {
-            var columns: [String] = []
-            var times: [String] = []
-            for point in [ExtensionPoint.share, ExtensionPoint.action] {
-                let (matches, time) = try timed { try RegistryAccess.run { () throws(RegistryError) in try registry.query(point: point.id, items: items) } }
-                columns.append("\(point.name): \(matches.isEmpty ? "—" : matches.map(\.displayName).joined(separator: ", "))")
-                times.append(time)
-            }
-            print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(columns.map { $0.padding(toLength: 40, withPad: " ", startingAt: 0) }.joined())[\(times.joined(separator: ", "))]")
-        }
-    }
-
-    private func match() throws {
-        heading("Match one rule against items, as `appex match` does: compiled once, evaluated per item set")
-        guard let plugIn = try RegistryAccess.run({ () throws(RegistryError) in try registry.extension("com.example.notes.share") }),
-            let source = plugIn.manifest.activationRule
-        else { return }
-        let (rule, compileTime) = try timed { () throws -> ActivationRule in
-            do {
-                return try ActivationRule.parse(source)
-            } catch {
-                throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
-            }
-        }
-        print("  \(plugIn.displayName)'s predicate, compiled in \(compileTime)")
-        let types = try RegistryAccess.run { () throws(RegistryError) in try registry.typeGraph() }
-        for (name, items) in Self.itemSets {
-            let (matched, time) = timed { rule.matches(items, types: types) }
-            print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(matched ? "match" : "no match")  [\(time)]")
-        }
-    }
-
-    private func userChoices() throws {
-        heading("The user disables \"Add to Notes\" and puts \"Add to Album\" first (appex disable, appex order)")
         try RegistryAccess.run { () throws(RegistryError) in
-            try registry.setEnabled(false, extension: "com.example.notes.share")
-            try registry.setOrder(["com.example.photos.share", "com.example.notes.share"], point: ExtensionPoint.share.id)
+            for widget in Self.widgets { try registry.addTodayWidget(widget) }
         }
-        try printQueries(only: ["some text", "a web URL", "3 JPEG photos"])
-        let order = try RegistryAccess.run { () throws(RegistryError) in try registry.extensions(point: ExtensionPoint.share.id) }
-        print("  Share extensions in the user's order: \(order.map { "\($0.isEnabled ? "+" : "-")\($0.identifier)" }.joined(separator: ", "))")
+        let names = try RegistryAccess.run { () throws(RegistryError) in
+            var names: [String] = []
+            for widget in try registry.todayWidgets() { names.append(try registry.extension(widget.identifier)?.displayName ?? widget.identifier) }
+            return names
+        }
+        print("  The Today view shows: \(names.joined(separator: ", "))")
+        record("install \(apps.count) apps", clock.now - started)
     }
 
-    private func validateBrokenBundle() throws {
-        heading("Validate a broken bundle: every problem at once, with file, key path and hint (appex validate)")
-        let folder = root.appendingPathComponent("broken")
-        let app = folder.appendingPathComponent("Broken.app")
-        let share = app.appendingPathComponent("PlugIns/BrokenShare.appex")
-        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
-        let appInfo: PropertyListValue = ["CFBundleIdentifier": "com.example.broken", "CFBundleExecutable": "broken", "CFBundleVersion": "1"]
-        let shareInfo: PropertyListValue = [
-            "CFBundleIdentifier": "com.example.other.share", "CFBundleExecutable": "BrokenShare",
-            "NSExtension": [
-                "NSExtensionPointIdentifier": "com.apple.share-services", "NSExtensionPrincipalClass": "BrokenShare.Handler",
-                "NSExtensionAttributes": ["NSExtensionActivationRule": "SUBQUERY(extensionItems, $item,\n  $item.attachments.@count >> 0).@count == 1"],
-            ],
-        ]
-        try appInfo.xmlData().write(to: app.appendingPathComponent("Info.plist"))
-        try shareInfo.xmlData().write(to: share.appendingPathComponent("Info.plist"))
-        let inspection = BundleValidator(types: .system).validate(appAt: app)
-        for diagnostic in inspection.diagnostics { print("  \(diagnostic)") }
-    }
-
-    private func uninstall() throws {
-        heading("Uninstall Notes: its bundle, its containers, and the app group no other app uses (appex uninstall)")
-        let (report, time) = try timed { try RegistryAccess.run { () throws(RegistryError) in try registry.uninstall("com.example.notes") } }
-        print("  removed \(report.appIdentifier) and \(report.extensionIdentifiers.joined(separator: ", ")); group containers removed: \(report.removedGroups.isEmpty ? "none" : report.removedGroups.joined(separator: ", "))  [\(time)]")
-        let left = try RegistryAccess.run { () throws(RegistryError) in try registry.apps() }
-        print("  still installed: \(left.map(\.identifier).joined(separator: ", "))")
+    func summarize() {
+        heading("The story's timings")
+        let width = timings.map(\.step.count).max() ?? 0
+        for (step, took) in timings {
+            print("  \(step.padding(toLength: width, withPad: " ", startingAt: 0))  \(took.shortText)")
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Duration {
     /// The duration in milliseconds, with its fraction, as the CLI reports timings.
     var milliseconds: Double {
@@ -7,5 +9,12 @@ extension Duration {
     /// The duration in whole milliseconds, as policies are stated.
     var wholeMilliseconds: Int64 {
         Int64(milliseconds.rounded())
+    }
+
+    /// "850 µs", "12.3 ms", "1.24 s": as the demo shows timings.
+    var shortText: String {
+        let milliseconds = milliseconds
+        if milliseconds >= 1000 { return String(format: "%.2f s", milliseconds / 1000) }
+        return milliseconds >= 1 ? String(format: "%.1f ms", milliseconds) : String(format: "%.0f µs", milliseconds * 1000)
     }
 }

@@ -299,3 +299,20 @@ final class TodayBoard: Sendable {
         }
     }
 }
+
+extension TodayBoard {
+    /// Follows link `number` of the view as `screen` draws it now, without asking: the
+    /// caller's choice (a command line's, the demo's) is the confirmation.
+    func followLink(numbered number: Int, as screen: TodayScreen, confirmations: LinkConfirmations) async -> TodayReport.Link {
+        let links = screen.frame(of: tiles).links
+        guard links.indices.contains(number - 1) else {
+            let reason = links.isEmpty ? "no widget shows a link" : "the links are [1] to [\(links.count)]"
+            return TodayReport.Link(number: number, url: "", app: nil, opened: false, reason: reason)
+        }
+        let chosen = links[number - 1]
+        confirmations.approve(chosen.url)
+        let (opened, reason) = await followLink(chosen.url, of: chosen.widget)
+        let app = confirmations.last.flatMap { $0.url.absoluteString == chosen.url ? $0.appName : nil }
+        return TodayReport.Link(number: number, url: chosen.url, app: app, opened: opened, reason: reason)
+    }
+}
