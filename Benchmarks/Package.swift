@@ -58,6 +58,11 @@ let package = Package(
             name: "BenchExtension", dependencies: [.product(name: "AppexKit", package: appex)],
             path: "Tools/BenchExtension", linkerSettings: staticSwift
         ),
+        // The widget the widget-update benchmark installs beside the benchmark extension.
+        .executableTarget(
+            name: "BenchWidget", dependencies: [.product(name: "AppexKit", package: appex), .product(name: "AppexToday", package: appex)],
+            path: "Tools/BenchWidget", linkerSettings: staticSwift
+        ),
         // BenchTrivial links CAppexSystem (through AppexSystem) as extensions do, so that in a
         // pid namespace of its own its init forks, as an extension's does.
         .executableTarget(name: "BenchTrivial", dependencies: [.product(name: "AppexSystem", package: appex)],
@@ -82,6 +87,7 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("ColdStart", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
     ("Handover", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
     ("Memory", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
+    ("WidgetUpdate", [.product(name: "AppexHost", package: appex), .product(name: "AppexToday", package: appex), "BenchWidget"] + runtimeExecutables),
     (
         "Sandbox",
         [.product(name: "AppexSandbox", package: appex), .product(name: "AppexSystem", package: appex),

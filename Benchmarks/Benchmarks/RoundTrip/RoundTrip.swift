@@ -2,9 +2,6 @@ import AppexBenchmarkSupport
 import AppexHost
 import Benchmark
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 // A warm request: the extension process is already running, and answers at once. The whole
 // round trip through the host API, its two halves on raw connections (the daemon's
@@ -15,23 +12,6 @@ import Glibc
 nonisolated(unsafe) var runtime: RuntimeHome?
 nonisolated(unsafe) var bench: NSExtension!
 nonisolated(unsafe) var raw: RawHost?
-nonisolated(unsafe) var pingSocket: Int32 = -1
-
-/// The message the baseline bounces: about the size of a small request's frame.
-let pingBytes = 64
-
-/// A thread that echoes every message on `socket` until it closes.
-func startEcho(_ socket: Int32) {
-    let thread = Thread {
-        var buffer = [UInt8](repeating: 0, count: pingBytes)
-        while true {
-            let count = read(socket, &buffer, pingBytes)
-            guard count > 0, write(socket, buffer, count) == count else { break }
-        }
-        close(socket)
-    }
-    thread.start()
-}
 
 func startRuntime() async throws {
     runtime = try RuntimeHome()
@@ -80,19 +60,7 @@ let benchmarks: @Sendable () -> Void = {
         await stopRuntime()
     }
 
-    Benchmark("Warm round trip baseline: socketpair ping-pong, 64 bytes, two threads") { _ in
-        var buffer = [UInt8](repeating: 7, count: pingBytes)
-        guard write(pingSocket, buffer, pingBytes) == pingBytes, read(pingSocket, &buffer, pingBytes) == pingBytes else {
-            fatalError("the ping-pong socket failed: errno \(errno)")
-        }
-    } setup: {
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { throw BenchmarkFailure("socketpair: errno \(errno)") }
-        pingSocket = pair[0]
-        startEcho(pair[1])
-    } teardown: {
-        close(pingSocket)
-    }
+    PingPong.registerBaseline("Warm round trip baseline: socketpair ping-pong, 64 bytes, two threads")
 
     Benchmark("Warm split: daemon BeginRequest → RequestStarted + EndRequest (raw connection)") { benchmark in
         let requestID = UUID()

@@ -35,6 +35,8 @@ public enum BuiltProducts {
 public final class RuntimeHome {
     /// The benchmark extension's bundle identifier.
     public static let extensionIdentifier = "com.example.bench.echo"
+    /// The benchmark widget's, installed with `widget: true`.
+    public static let widgetIdentifier = "com.example.bench.widget"
 
     /// Removed in `deinit`, then synced, so its deletion isn't written back while the next
     /// benchmark measures.
@@ -46,8 +48,9 @@ public final class RuntimeHome {
     /// every point's idle grace period (`APPEX_IDLE_GRACE_MS`); 0 ends an extension process
     /// on the daemon's next tick after its last request, so every request starts cold.
     /// `sandboxOff` has its appexd launch extensions with no sandbox (`APPEX_SANDBOX=off`),
-    /// to measure what the sandbox costs.
-    public init(idleGraceMilliseconds: Int? = nil, sandboxOff: Bool = false) throws {
+    /// to measure what the sandbox costs. `widget` installs the benchmark widget too
+    /// (`Tools/BenchWidget`, which the benchmark must depend on).
+    public init(idleGraceMilliseconds: Int? = nil, sandboxOff: Bool = false, widget: Bool = false) throws {
         let folder = try TemporaryDirectory(prefix: "appex-bench-runtime")
         home = AppexHome(root: folder.url.appendingPathComponent("home"))
         let scratch = folder.url.appendingPathComponent("scratch")
@@ -60,7 +63,7 @@ public final class RuntimeHome {
         } else {
             unsetenv("APPEX_IDLE_GRACE_MS")
         }
-        let app = try Self.writeApp(in: scratch)
+        let app = try Self.writeApp(in: scratch, widget: widget)
         _ = try Registry(home: home).install(appAt: app)
         // Installing writes the extension's executable (tens of MB) into the home: flush it
         // now, in setup, rather than during the measurements that follow.
@@ -72,18 +75,22 @@ public final class RuntimeHome {
         sync()
     }
 
-    /// An app with the benchmark extension, an Action whose rule accepts anything.
-    private static func writeApp(in folder: URL) throws -> URL {
+    /// An app with the benchmark extension, an Action whose rule accepts anything, and with
+    /// `widget`, the benchmark widget.
+    private static func writeApp(in folder: URL, widget: Bool) throws -> URL {
         var builder = BundleBuilder.app("com.example.bench", name: "Bench", in: folder)
         builder.addExtension("BenchExtension", identifier: extensionIdentifier, point: ExtensionPoint.action.id,
                              attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"])
+        if widget { builder.addExtension("BenchWidget", identifier: widgetIdentifier, point: ExtensionPoint.today.id) }
         let url = try builder.write()
-        let executable = url.appendingPathComponent("PlugIns/BenchExtension.appex/BenchExtension")
-        let built = try BuiltProducts.executable("BenchExtension")
-        try FileManager.default.removeItem(at: executable)
-        // A hard link where it can (the install copies it anyway), a copy across file systems.
-        if link(built.path, executable.path) != 0 {
-            try FileManager.default.copyItem(at: built, to: executable)
+        for name in widget ? ["BenchExtension", "BenchWidget"] : ["BenchExtension"] {
+            let executable = url.appendingPathComponent("PlugIns/\(name).appex/\(name)")
+            let built = try BuiltProducts.executable(name)
+            try FileManager.default.removeItem(at: executable)
+            // A hard link where it can (the install copies it anyway), a copy across file systems.
+            if link(built.path, executable.path) != 0 {
+                try FileManager.default.copyItem(at: built, to: executable)
+            }
         }
         return url
     }
@@ -91,6 +98,11 @@ public final class RuntimeHome {
     /// The benchmark extension, as a host finds it (this starts appexd).
     public func benchExtension() async throws -> NSExtension {
         try await NSExtension.extension(withIdentifier: Self.extensionIdentifier, home: home)
+    }
+
+    /// The benchmark widget, as a host finds it (this starts appexd).
+    public func benchWidget() async throws -> NSExtension {
+        try await NSExtension.extension(withIdentifier: Self.widgetIdentifier, home: home)
     }
 
     /// The pid of the home's appexd, starting it if it isn't running.
