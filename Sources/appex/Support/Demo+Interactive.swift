@@ -39,6 +39,16 @@ extension Demo {
     func runInteractively() async throws {
         print("Appex demo, driven by you, in a private home: \(registry.home.dataDirectory.path)")
         try install(try assemble())
+        do {
+            try driveTheStory()
+        } catch {
+            await stopDaemon()
+            throw error
+        }
+        await stopDaemon()
+    }
+
+    private func driveTheStory() throws {
         for step in try drivenSteps() {
             heading(step.name.prefix(1).uppercased() + step.name.dropFirst() + ": appex " + step.arguments.joined(separator: " "))
             print(step.howTo.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
@@ -48,7 +58,7 @@ extension Demo {
             case "s":
                 continue
             case "q", nil:
-                return await stopDaemon()
+                return
             default:
                 break
             }
@@ -60,7 +70,6 @@ extension Demo {
         print("\n  Notes app — `notes opened`: the note a link opened, if you followed one:")
         try runInstalledApp("com.example.notes", ["opened"])
         summarize()
-        await stopDaemon()
     }
 
     /// Runs this `appex` executable with `arguments` on the demo's home, in this terminal,
