@@ -112,6 +112,46 @@ enum RegistryMigrations {
                 table.column("changedAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v6: transfers") { db in
+            // The background transfers appexd performs (docs/transfers.md), one row per task,
+            // kept after the task ends until its events are acknowledged. A session belongs to
+            // the containing app; its tasks go with the app.
+            try db.create(table: "transferTask") { table in
+                table.primaryKey("id", .text)
+                table.column("appIdentifier", .text).notNull().collate(.nocase)
+                    .references("app", column: "bundleIdentifier", onDelete: .cascade)
+                table.column("sessionIdentifier", .text).notNull()
+                table.column("taskIdentifier", .integer).notNull()
+                table.column("groupIdentifier", .text).notNull()
+                table.column("owner", .text).notNull()
+                table.column("kind", .text).notNull()
+                table.column("request", .blob).notNull()
+                table.column("bodyFile", .text)
+                table.column("destination", .text)
+                table.column("state", .text).notNull()
+                table.column("attempts", .integer).notNull().defaults(to: 0)
+                table.column("notBefore", .datetime)
+                table.column("bytesSent", .integer).notNull().defaults(to: 0)
+                table.column("bytesExpectedToSend", .integer).notNull().defaults(to: -1)
+                table.column("bytesReceived", .integer).notNull().defaults(to: 0)
+                table.column("bytesExpectedToReceive", .integer).notNull().defaults(to: -1)
+                table.column("statusCode", .integer)
+                table.column("validator", .text)
+                table.column("error", .text)
+                table.column("createdAt", .datetime).notNull()
+                table.column("resourceDeadline", .datetime).notNull()
+                table.uniqueKey(["appIdentifier", "sessionIdentifier", "taskIdentifier"])
+            }
+            try db.create(index: "transferTask_state", on: "transferTask", columns: ["state", "notBefore"])
+            // What a task's end leaves for the app, until it acknowledges them.
+            try db.create(table: "transferEvent") { table in
+                table.autoIncrementedPrimaryKey("sequence")
+                table.column("taskID", .text).notNull().references("transferTask", column: "id", onDelete: .cascade)
+                table.column("kind", .text).notNull()
+                table.column("location", .text)
+                table.column("createdAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -1,0 +1,143 @@
+public import Foundation
+
+/// A background transfer that appexd performs for a session (docs/transfers.md), and where
+/// it stands: the registry's `transferTask` row.
+public struct TransferTask: Sendable, Hashable {
+    /// What the task does.
+    public enum Kind: String, Sendable, Codable {
+        /// Sends a file as a request's body.
+        case upload
+        /// Writes a response's body to a file.
+        case download
+    }
+
+    /// Where the task is in its life.
+    public enum State: String, Sendable, Codable {
+        /// To start, or to try again once `notBefore` passes.
+        case waiting
+        /// appexd performs it now.
+        case running
+        /// The server answered; `statusCode` says how.
+        case completed
+        /// It ended without an answer worth keeping; `error` says why.
+        case failed
+        /// A process attached to its session cancelled it.
+        case cancelled
+
+        /// Whether the task has ended.
+        public var isFinal: Bool { self == .completed || self == .failed || self == .cancelled }
+    }
+
+    /// The request to make: a URL, a method and header fields, in their order.
+    public struct Request: Sendable, Hashable, Codable {
+        public var url: URL
+        public var method: String
+        public var headers: [Header]
+
+        /// One header field.
+        public struct Header: Sendable, Hashable, Codable {
+            public var name: String
+            public var value: String
+
+            public init(_ name: String, _ value: String) {
+                self.name = name
+                self.value = value
+            }
+        }
+
+        public init(url: URL, method: String = "GET", headers: [Header] = []) {
+            self.url = url
+            self.method = method
+            self.headers = headers
+        }
+    }
+
+    /// The task's identity; uploads send it as `Idempotency-Key`.
+    public var id: UUID
+    /// The containing app whose session it is.
+    public var appIdentifier: String
+    /// The session's identifier, as `URLSessionConfiguration.background(withIdentifier:)` named it.
+    public var sessionIdentifier: String
+    /// `URLSessionTask.taskIdentifier`: unique within the session, from 1.
+    public var taskIdentifier: Int
+    /// The app group whose container downloads land in (`sharedContainerIdentifier`).
+    public var groupIdentifier: String
+    /// The bundle that created the task: the app, or one of its extensions.
+    public var owner: String
+    public var kind: Kind
+    public var request: Request
+    /// An upload's body.
+    public var bodyFile: URL?
+    /// Where a download's body goes once complete; `.partial` beside it until then.
+    public var destination: URL?
+    public var state: State
+    /// The attempts started so far.
+    public var attempts: Int
+    /// When a waiting task may start again, after a failed attempt.
+    public var notBefore: Date?
+    public var bytesSent: Int64
+    /// -1 while unknown.
+    public var bytesExpectedToSend: Int64
+    public var bytesReceived: Int64
+    /// -1 while unknown.
+    public var bytesExpectedToReceive: Int64
+    /// The server's answer, once there is one.
+    public var statusCode: Int?
+    /// A download's ETag or Last-Modified, for resuming it with `If-Range`.
+    public var validator: String?
+    /// Why the last attempt failed, or why the task did.
+    public var error: String?
+    public var createdAt: Date
+    /// When the task fails however far it got (`timeoutIntervalForResource`).
+    public var resourceDeadline: Date
+
+    public init(id: UUID = UUID(), appIdentifier: String, sessionIdentifier: String, taskIdentifier: Int = 0, groupIdentifier: String,
+                owner: String, kind: Kind, request: Request, bodyFile: URL? = nil, destination: URL? = nil, createdAt: Date = Date(),
+                resourceTimeout: TimeInterval = TransferTask.defaultResourceTimeout) {
+        self.id = id
+        self.appIdentifier = appIdentifier
+        self.sessionIdentifier = sessionIdentifier
+        self.taskIdentifier = taskIdentifier
+        self.groupIdentifier = groupIdentifier
+        self.owner = owner
+        self.kind = kind
+        self.request = request
+        self.bodyFile = bodyFile
+        self.destination = destination
+        state = .waiting
+        attempts = 0
+        bytesSent = 0
+        bytesExpectedToSend = -1
+        bytesReceived = 0
+        bytesExpectedToReceive = -1
+        self.createdAt = createdAt
+        resourceDeadline = createdAt.addingTimeInterval(resourceTimeout)
+    }
+
+    /// Apple's `timeoutIntervalForResource` default: 7 days.
+    public static let defaultResourceTimeout: TimeInterval = 7 * 24 * 3600
+
+    /// A download's file until it is complete.
+    public var partialFile: URL? {
+        destination.map { $0.deletingLastPathComponent().appendingPathComponent($0.lastPathComponent + ".partial") }
+    }
+}
+
+/// What a task's end leaves for its app to be told, kept until the app acknowledges it.
+public struct TransferEvent: Sendable, Hashable {
+    /// The delegate call it becomes.
+    public enum Kind: String, Sendable, Codable {
+        /// `urlSession(_:downloadTask:didFinishDownloadingTo:)`, with the file.
+        case finishedDownloading
+        /// `urlSession(_:task:didCompleteWithError:)`.
+        case completed
+    }
+
+    /// Its place in the order of all events; acknowledging a sequence number acknowledges it.
+    public var sequence: Int64
+    public var taskID: UUID
+    public var kind: Kind
+    /// A finished download's file.
+    public var location: URL?
+    public var createdAt: Date
+}

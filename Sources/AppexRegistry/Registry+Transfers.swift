@@ -1,0 +1,172 @@
+public import Foundation
+import GRDB
+
+/// The background transfers' store (docs/transfers.md): each change of a task's state is one
+/// transaction, and a task's end writes its events in the transaction that makes it final, so
+/// no task is lost or ended twice, whichever process stops when.
+extension Registry {
+    /// Adds `task` to its session, numbered after the session's last task, and returns it as
+    /// stored (its times to the millisecond). The session's app must be installed.
+    public func addTransfer(_ task: TransferTask) throws(RegistryError) -> TransferTask {
+        try write("add a \(task.kind.rawValue) task to session \(task.sessionIdentifier)", bumpsGeneration: false) { db in
+            guard try String.fetchOne(db, sql: "SELECT bundleIdentifier FROM app WHERE bundleIdentifier = ?", arguments: [task.appIdentifier]) != nil else {
+                throw RegistryError(.notInstalled, "no app \(task.appIdentifier) is installed to own session \(task.sessionIdentifier)",
+                                    hint: "a session belongs to the containing app of the process that makes it")
+            }
+            var stored = task
+            stored.taskIdentifier = 1 + (try Int.fetchOne(db, sql: """
+                SELECT MAX(taskIdentifier) FROM transferTask WHERE appIdentifier = ? AND sessionIdentifier = ?
+                """, arguments: [task.appIdentifier, task.sessionIdentifier]) ?? 0)
+            let request = try JSONEncoder().encode(task.request)
+            try db.execute(sql: """
+                INSERT INTO transferTask (id, appIdentifier, sessionIdentifier, taskIdentifier, groupIdentifier, owner, kind, request,
+                    bodyFile, destination, state, createdAt, resourceDeadline)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [stored.id.uuidString, stored.appIdentifier, stored.sessionIdentifier, stored.taskIdentifier, stored.groupIdentifier,
+                                 stored.owner, stored.kind.rawValue, request, stored.bodyFile?.path, stored.destination?.path,
+                                 stored.state.rawValue, stored.createdAt, stored.resourceDeadline])
+            // As read back: the database keeps times to the millisecond.
+            return try Row.fetchOne(db, sql: "SELECT * FROM transferTask WHERE id = ?", arguments: [stored.id.uuidString]).map(Self.transferTask) ?? stored
+        }
+    }
+
+    /// The task `id`, or nil if there is none (never made, or its app uninstalled).
+    public func transfer(_ id: UUID) throws(RegistryError) -> TransferTask? {
+        try read("read transfer \(id)") { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM transferTask WHERE id = ?", arguments: [id.uuidString]).map(Self.transferTask)
+        }
+    }
+
+    /// The tasks of every session, or of one app's, or of one session, oldest first.
+    public func transfers(appIdentifier: String? = nil, session: String? = nil) throws(RegistryError) -> [TransferTask] {
+        try read("read the transfers") { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM transferTask WHERE (?1 IS NULL OR appIdentifier = ?1) AND (?2 IS NULL OR sessionIdentifier = ?2)
+                ORDER BY createdAt, taskIdentifier
+                """, arguments: [appIdentifier, session]).map(Self.transferTask)
+        }
+    }
+
+    /// The waiting tasks that may start at `now`, oldest first, and when the next of the
+    /// others may.
+    public func runnableTransfers(at now: Date) throws(RegistryError) -> (ready: [TransferTask], next: Date?) {
+        try read("read the transfers to run") { db in
+            let ready = try Row.fetchAll(db, sql: """
+                SELECT * FROM transferTask WHERE state = 'waiting' AND (notBefore IS NULL OR notBefore <= ?) ORDER BY createdAt, taskIdentifier
+                """, arguments: [now]).map(Self.transferTask)
+            let next = try Date.fetchOne(db, sql: "SELECT MIN(notBefore) FROM transferTask WHERE state = 'waiting' AND notBefore > ?", arguments: [now])
+            return (ready, next)
+        }
+    }
+
+    /// Starts an attempt at the waiting task `id`: marks it running and counts the attempt.
+    /// Returns the task as it now is, or nil if it isn't waiting (it ended, or runs already).
+    public func startTransfer(_ id: UUID) throws(RegistryError) -> TransferTask? {
+        try write("start transfer \(id)", bumpsGeneration: false) { db in
+            try db.execute(sql: "UPDATE transferTask SET state = 'running', attempts = attempts + 1, notBefore = NULL WHERE id = ? AND state = 'waiting'",
+                           arguments: [id.uuidString])
+            guard db.changesCount == 1 else { return nil }
+            return try Row.fetchOne(db, sql: "SELECT * FROM transferTask WHERE id = ?", arguments: [id.uuidString]).map(Self.transferTask)
+        }
+    }
+
+    /// Records how far the running task `id` got.
+    public func recordTransferProgress(_ id: UUID, of task: TransferTask) throws(RegistryError) {
+        try write("record transfer \(id)'s progress", bumpsGeneration: false) { db in
+            try db.execute(sql: """
+                UPDATE transferTask SET bytesSent = ?, bytesExpectedToSend = ?, bytesReceived = ?, bytesExpectedToReceive = ?, validator = ?
+                WHERE id = ? AND state = 'running'
+                """, arguments: [task.bytesSent, task.bytesExpectedToSend, task.bytesReceived, task.bytesExpectedToReceive, task.validator,
+                                 id.uuidString])
+        }
+    }
+
+    /// Puts the running task `id` back to waiting after a failed attempt, to start again at
+    /// `notBefore`; false if it isn't running (cancelled meanwhile).
+    @discardableResult
+    public func retryTransfer(_ id: UUID, at notBefore: Date, reason: String) throws(RegistryError) -> Bool {
+        try write("retry transfer \(id)", bumpsGeneration: false) { db in
+            try db.execute(sql: "UPDATE transferTask SET state = 'waiting', notBefore = ?, error = ? WHERE id = ? AND state = 'running'",
+                           arguments: [notBefore, reason, id.uuidString])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Ends the task `id` in `state`, with the server's answer or the reason, and writes its
+    /// events (a download's file first, then its completion), in one transaction. Returns
+    /// false, writing nothing, if it had already ended: a task ends once.
+    @discardableResult
+    public func finishTransfer(_ id: UUID, _ state: TransferTask.State, statusCode: Int? = nil, error: String? = nil,
+                               downloadedTo location: URL? = nil, at now: Date = Date()) throws(RegistryError) -> Bool {
+        precondition(state.isFinal, "a task ends completed, failed or cancelled")
+        return try write("end transfer \(id)", bumpsGeneration: false) { db in
+            try db.execute(sql: """
+                UPDATE transferTask SET state = ?, statusCode = COALESCE(?, statusCode), error = ?, notBefore = NULL
+                WHERE id = ? AND state IN ('waiting', 'running')
+                """, arguments: [state.rawValue, statusCode, error, id.uuidString])
+            guard db.changesCount == 1 else { return false }
+            if let location {
+                try db.execute(sql: "INSERT INTO transferEvent (taskID, kind, location, createdAt) VALUES (?, 'finishedDownloading', ?, ?)",
+                               arguments: [id.uuidString, location.path, now])
+            }
+            try db.execute(sql: "INSERT INTO transferEvent (taskID, kind, createdAt) VALUES (?, 'completed', ?)", arguments: [id.uuidString, now])
+            return true
+        }
+    }
+
+    /// Puts every running task back to waiting, its attempt counted: the appexd that ran
+    /// them stopped. Returns how many there were.
+    @discardableResult
+    public func requeueInterruptedTransfers() throws(RegistryError) -> Int {
+        try write("requeue the interrupted transfers", bumpsGeneration: false) { db in
+            try db.execute(sql: "UPDATE transferTask SET state = 'waiting', error = 'appexd stopped during the attempt' WHERE state = 'running'")
+            return db.changesCount
+        }
+    }
+
+    /// The events not yet acknowledged of one session, in order.
+    public func transferEvents(appIdentifier: String, session: String) throws(RegistryError) -> [TransferEvent] {
+        try read("read session \(session)'s events") { db in
+            try Row.fetchAll(db, sql: """
+                SELECT e.* FROM transferEvent e JOIN transferTask t ON t.id = e.taskID
+                WHERE t.appIdentifier = ? AND t.sessionIdentifier = ? ORDER BY e.sequence
+                """, arguments: [appIdentifier, session]).map { row in
+                TransferEvent(sequence: row["sequence"], taskID: UUID(uuidString: row["taskID"]) ?? UUID(),
+                              kind: TransferEvent.Kind(rawValue: row["kind"]) ?? .completed,
+                              location: (row["location"] as String?).map { URL(fileURLWithPath: $0) }, createdAt: row["createdAt"])
+            }
+        }
+    }
+
+    /// Acknowledges one session's events up to `sequence`: they are delivered, and go.
+    public func acknowledgeTransferEvents(appIdentifier: String, session: String, through sequence: Int64) throws(RegistryError) {
+        try write("acknowledge session \(session)'s events", bumpsGeneration: false) { db in
+            try db.execute(sql: """
+                DELETE FROM transferEvent WHERE sequence <= ? AND taskID IN
+                    (SELECT id FROM transferTask WHERE appIdentifier = ? AND sessionIdentifier = ?)
+                """, arguments: [sequence, appIdentifier, session])
+        }
+    }
+
+    private static func transferTask(_ row: Row) throws -> TransferTask {
+        let request = try JSONDecoder().decode(TransferTask.Request.self, from: row["request"] as Data)
+        var task = TransferTask(
+            id: UUID(uuidString: row["id"]) ?? UUID(), appIdentifier: row["appIdentifier"], sessionIdentifier: row["sessionIdentifier"],
+            taskIdentifier: row["taskIdentifier"], groupIdentifier: row["groupIdentifier"], owner: row["owner"],
+            kind: TransferTask.Kind(rawValue: row["kind"]) ?? .download, request: request,
+            bodyFile: (row["bodyFile"] as String?).map { URL(fileURLWithPath: $0) },
+            destination: (row["destination"] as String?).map { URL(fileURLWithPath: $0) }, createdAt: row["createdAt"])
+        task.resourceDeadline = row["resourceDeadline"]
+        task.state = TransferTask.State(rawValue: row["state"]) ?? .failed
+        task.attempts = row["attempts"]
+        task.notBefore = row["notBefore"]
+        task.bytesSent = row["bytesSent"]
+        task.bytesExpectedToSend = row["bytesExpectedToSend"]
+        task.bytesReceived = row["bytesReceived"]
+        task.bytesExpectedToReceive = row["bytesExpectedToReceive"]
+        task.statusCode = row["statusCode"]
+        task.validator = row["validator"]
+        task.error = row["error"]
+        return task
+    }
+}

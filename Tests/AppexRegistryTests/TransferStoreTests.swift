@@ -1,0 +1,95 @@
+import AppexRegistry
+import AppexTesting
+import Foundation
+import Testing
+
+/// The background transfers' store: tasks numbered per session, each state change once, a
+/// task's end and its events together, events kept until acknowledged.
+@Suite final class TransferStoreTests {
+    let test: TestHome
+    let registry: Registry
+    static let app = "com.example.notes"
+    static let session = "com.example.notes.uploads"
+
+    init() async throws {
+        test = try TestHome()
+        registry = try Registry(home: test.home)
+        try await AssembledSamples.install(into: registry, only: ["Notes.app"])
+    }
+
+    func download(_ session: String = TransferStoreTests.session, path: String = "/file") -> TransferTask {
+        TransferTask(appIdentifier: Self.app, sessionIdentifier: session, groupIdentifier: "group.com.example.notes", owner: "com.example.notes.share",
+                     kind: .download, request: .init(url: URL(string: "http://127.0.0.1:8080\(path)")!),
+                     destination: test.scratch.appendingPathComponent("file"))
+    }
+
+    @Test func tasksAreNumberedWithinTheirSessionAndReadBackWhole() throws {
+        let first = try registry.addTransfer(download())
+        let second = try registry.addTransfer(download(path: "/other"))
+        let elsewhere = try registry.addTransfer(download("com.example.notes.other"))
+        let numbers: [Int] = [first.taskIdentifier, second.taskIdentifier, elsewhere.taskIdentifier]
+        #expect(numbers == [1, 2, 1])
+        #expect(try registry.transfer(first.id) == first, "every field round-trips")
+        #expect(try registry.transfers(appIdentifier: Self.app, session: Self.session).map(\.id) == [first.id, second.id])
+        #expect(first.partialFile?.lastPathComponent == "file.partial")
+
+        var orphan = download()
+        orphan.appIdentifier = "com.example.nothing"
+        let refused = #expect(throws: RegistryError.self) { try self.registry.addTransfer(orphan) }
+        #expect(refused?.code == .notInstalled && refused?.message.contains("no app com.example.nothing is installed") == true)
+    }
+
+    @Test func anAttemptStartsOnceAndATaskEndsOnceWithItsEvents() throws {
+        let task = try registry.addTransfer(download())
+        let started = try #require(try registry.startTransfer(task.id))
+        #expect(started.state == .running && started.attempts == 1)
+        #expect(try registry.startTransfer(task.id) == nil, "a running task isn't started again")
+
+        #expect(try registry.retryTransfer(task.id, at: Date().addingTimeInterval(60), reason: "the server answered 503"))
+        let (ready, next) = try registry.runnableTransfers(at: Date())
+        #expect(ready.isEmpty && next != nil, "it waits for its retry time")
+        #expect(try registry.runnableTransfers(at: Date().addingTimeInterval(61)).ready.map(\.id) == [task.id])
+        #expect(try registry.startTransfer(task.id)?.attempts == 2)
+
+        var progress = started
+        progress.bytesReceived = 1000
+        progress.bytesExpectedToReceive = 4000
+        progress.validator = "\"v1\""
+        try registry.recordTransferProgress(task.id, of: progress)
+        let file = test.scratch.appendingPathComponent("file")
+        #expect(try registry.finishTransfer(task.id, .completed, statusCode: 200, downloadedTo: file))
+        #expect(!(try registry.finishTransfer(task.id, .failed, error: "late")), "a task ends once")
+        let ended = try #require(try registry.transfer(task.id))
+        #expect(ended.state == .completed && ended.statusCode == 200 && ended.bytesReceived == 1000 && ended.validator == "\"v1\"")
+        #expect(try registry.retryTransfer(task.id, at: Date(), reason: "late") == false)
+
+        let events = try registry.transferEvents(appIdentifier: Self.app, session: Self.session)
+        #expect(events.map(\.kind) == [.finishedDownloading, .completed])
+        #expect(events.first?.location == file && events.allSatisfy { $0.taskID == task.id })
+    }
+
+    @Test func eventsStayUntilAcknowledgedAndGoWithTheApp() throws {
+        let first = try registry.addTransfer(download())
+        let second = try registry.addTransfer(download())
+        try registry.finishTransfer(first.id, .cancelled, error: "cancelled")
+        try registry.finishTransfer(second.id, .failed, error: "gave up after 5 attempts")
+        let events = try registry.transferEvents(appIdentifier: Self.app, session: Self.session)
+        #expect(events.count == 2)
+        try registry.acknowledgeTransferEvents(appIdentifier: Self.app, session: Self.session, through: events[0].sequence)
+        #expect(try registry.transferEvents(appIdentifier: Self.app, session: Self.session).map(\.taskID) == [second.id])
+        #expect(try registry.transferEvents(appIdentifier: Self.app, session: "com.example.notes.other").isEmpty)
+
+        _ = try registry.uninstall(Self.app)
+        #expect(try registry.transfers().isEmpty, "a session's tasks go with its app")
+    }
+
+    @Test func tasksRunningWhenAppexdStoppedWaitAgain() throws {
+        let running = try registry.addTransfer(download())
+        let waiting = try registry.addTransfer(download())
+        _ = try registry.startTransfer(running.id)
+        #expect(try registry.requeueInterruptedTransfers() == 1)
+        let again = try #require(try registry.transfer(running.id))
+        #expect(again.state == .waiting && again.attempts == 1 && again.error == "appexd stopped during the attempt")
+        #expect(try registry.runnableTransfers(at: Date()).ready.map(\.id) == [running.id, waiting.id])
+    }
+}
