@@ -112,7 +112,7 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexWire", "appexd",
+                "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "appexd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),

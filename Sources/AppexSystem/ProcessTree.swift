@@ -24,6 +24,15 @@ public enum ProcessTree {
         return name.isEmpty ? nil : name
     }
 
+    /// Whether `pid` has exited: it is no longer in /proc, or it is a zombie waiting to be
+    /// reaped (as a detached daemon stays until an init reaps it).
+    public static func hasExited(_ pid: Int32) -> Bool {
+        let stat = contents(of: "/proc/\(pid)/stat")
+        // The state follows the command name, which is in parentheses and may hold spaces.
+        guard let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "Z"
+    }
+
     /// The path of `pid`'s executable (/proc/PID/exe), or nil if it is gone or not ours to read.
     public static func executablePath(of pid: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -1,3 +1,4 @@
+import AppexSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -30,10 +31,7 @@ public enum ProcessProbe {
 
     /// Whether `pid` has exited: no longer in `/proc`, or a zombie waiting to be reaped.
     public static func isGone(_ pid: Int32) -> Bool {
-        guard let stat = procFile("/proc/\(pid)/stat") else { return true }
-        // The state follows the command name, which is in parentheses and may hold spaces.
-        guard let close = stat.lastIndex(of: ")") else { return true }
-        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "Z"
+        ProcessTree.hasExited(pid)
     }
 
     /// CPU time `pid` has used, user and system, all threads, in microseconds (from

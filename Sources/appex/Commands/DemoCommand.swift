@@ -35,12 +35,27 @@ struct DemoCommand: AsyncParsableCommand {
         let root = home.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("appex-demo-\(UUID().uuidString.prefix(8))")
         defer {
-            if !keep && home == nil { try? FileManager.default.removeItem(at: root) }
+            if !keep && home == nil { Self.remove(root) }
         }
         let demo = try Demo(root: root)
         try await interactive ? demo.runInteractively() : demo.run()
         if keep || home != nil {
             print("\nThe demo home is kept: APPEX_HOME=\(root.appendingPathComponent("home").path) appex list -v")
         }
+    }
+
+    /// Removes the demo's home; tries again for a while if something still wrote into it as
+    /// it went (an extension or app launched by a step, ending late), and says so if it stays.
+    private static func remove(_ root: URL) {
+        for _ in 0..<50 {
+            do {
+                try FileManager.default.removeItem(at: root)
+                return
+            } catch {
+                guard FileManager.default.fileExists(atPath: root.path) else { return }
+                usleep(100_000)
+            }
+        }
+        FileHandle.standardError.write(Data("appex demo: \(root.path) could not be removed; remove it by hand\n".utf8))
     }
 }

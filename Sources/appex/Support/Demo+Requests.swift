@@ -3,6 +3,7 @@ import AppexHost
 import AppexItems
 import AppexRegistry
 import AppexShare
+import AppexSystem
 import AppexWire
 import Foundation
 
@@ -138,13 +139,14 @@ extension Demo {
         return item
     }
 
-    /// Stops the demo home's appexd, if it runs, and waits (boundedly) for it to go.
+    /// Stops the demo home's appexd, if it runs, and waits (boundedly) for it to exit, so
+    /// that nothing writes into the home while it is removed.
     func stopDaemon() async {
         guard let daemon = try? await DaemonClient.connect(home: registry.home, role: .cli, startIfNeeded: false) else { return }
         let pid = daemon.daemonPID
         daemon.close()
         kill(pid, SIGTERM)
-        for _ in 0..<300 where FileManager.default.fileExists(atPath: registry.home.daemonSocketURL.path) {
+        for _ in 0..<1000 where !ProcessTree.hasExited(pid) {
             try? await Task.sleep(for: .milliseconds(10))
         }
     }
