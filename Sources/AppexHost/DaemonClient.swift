@@ -34,6 +34,23 @@ public final class DaemonClient: Sendable {
         self.version = welcome.version
     }
 
+    /// Stops the daemon of `home`, if one runs: SIGTERM, then a wait of up to `timeout` for
+    /// it to exit, so that nothing it ran writes into the home afterwards. Returns false if it
+    /// was still running when the wait ended.
+    @discardableResult
+    public static func stopDaemon(home: AppexHome, timeout: Duration = .seconds(10)) async -> Bool {
+        guard let daemon = try? await connect(home: home, role: .cli, startIfNeeded: false) else { return true }
+        let pid = daemon.daemonPID
+        daemon.close()
+        kill(pid, SIGTERM)
+        let deadline = ContinuousClock.now + timeout
+        while !ProcessTree.hasExited(pid) {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
     /// Connects to the daemon of `home`, starting it if it isn't running, and shakes hands.
     public static func connect(home: AppexHome = .current, role: Hello.Role = .host, startIfNeeded: Bool = true) async throws(ErrorInfo) -> DaemonClient {
         let socket = try DaemonConnector.connect(home: home, startIfNeeded: startIfNeeded)

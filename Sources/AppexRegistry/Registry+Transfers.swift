@@ -131,9 +131,11 @@ extension Registry {
                 SELECT e.* FROM transferEvent e JOIN transferTask t ON t.id = e.taskID
                 WHERE t.appIdentifier = ? AND t.sessionIdentifier = ? ORDER BY e.sequence
                 """, arguments: [appIdentifier, session]).map { row in
-                TransferEvent(sequence: row["sequence"], taskID: UUID(uuidString: row["taskID"]) ?? UUID(),
-                              kind: TransferEvent.Kind(rawValue: row["kind"]) ?? .completed,
-                              location: (row["location"] as String?).map { URL(fileURLWithPath: $0) }, createdAt: row["createdAt"])
+                guard let taskID = UUID(uuidString: row["taskID"]), let kind = TransferEvent.Kind(rawValue: row["kind"]) else {
+                    throw DatabaseError(message: "transfer event \(row["sequence"] ?? "?") is damaged: task \(row["taskID"] ?? "?"), kind \(row["kind"] ?? "?")")
+                }
+                return TransferEvent(sequence: row["sequence"], taskID: taskID, kind: kind,
+                                     location: (row["location"] as String?).map { URL(fileURLWithPath: $0) }, createdAt: row["createdAt"])
             }
         }
     }
@@ -149,15 +151,21 @@ extension Registry {
     }
 
     private static func transferTask(_ row: Row) throws -> TransferTask {
+        // A row this code didn't write is refused, rather than read as some other task.
+        guard let id = UUID(uuidString: row["id"]), let kind = TransferTask.Kind(rawValue: row["kind"]),
+              let state = TransferTask.State(rawValue: row["state"])
+        else {
+            throw DatabaseError(message: "transfer task \(row["id"] ?? "?") is damaged: kind \(row["kind"] ?? "?"), state \(row["state"] ?? "?")")
+        }
         let request = try JSONDecoder().decode(TransferTask.Request.self, from: row["request"] as Data)
         var task = TransferTask(
-            id: UUID(uuidString: row["id"]) ?? UUID(), appIdentifier: row["appIdentifier"], sessionIdentifier: row["sessionIdentifier"],
+            id: id, appIdentifier: row["appIdentifier"], sessionIdentifier: row["sessionIdentifier"],
             taskIdentifier: row["taskIdentifier"], groupIdentifier: row["groupIdentifier"], owner: row["owner"],
-            kind: TransferTask.Kind(rawValue: row["kind"]) ?? .download, request: request,
+            kind: kind, request: request,
             bodyFile: (row["bodyFile"] as String?).map { URL(fileURLWithPath: $0) },
             destination: (row["destination"] as String?).map { URL(fileURLWithPath: $0) }, createdAt: row["createdAt"])
         task.resourceDeadline = row["resourceDeadline"]
-        task.state = TransferTask.State(rawValue: row["state"]) ?? .failed
+        task.state = state
         task.attempts = row["attempts"]
         task.notBefore = row["notBefore"]
         task.bytesSent = row["bytesSent"]

@@ -1,4 +1,3 @@
-import AppexSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -27,11 +26,6 @@ public enum ProcessProbe {
             if parts.count >= 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
         }
         return fields["VmRSS"] == nil ? nil : fields
-    }
-
-    /// Whether `pid` has exited: no longer in `/proc`, or a zombie waiting to be reaped.
-    public static func isGone(_ pid: Int32) -> Bool {
-        ProcessTree.hasExited(pid)
     }
 
     /// CPU time `pid` has used, user and system, all threads, in microseconds (from
@@ -69,15 +63,6 @@ public enum ProcessProbe {
             bytes += buffer[..<count]
         }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Waits until `pid` is gone, polling every millisecond; throws after `timeout`.
-    public static func waitUntilGone(_ pid: Int32, timeout: Duration = .seconds(5)) throws {
-        let deadline = ContinuousClock.now + timeout
-        while !isGone(pid) {
-            guard ContinuousClock.now < deadline else { throw BenchmarkFailure("process \(pid) was still running after \(timeout)") }
-            usleep(1_000)
-        }
     }
 }
 

@@ -136,11 +136,7 @@ public final class RuntimeHome {
 
     /// Stops the home's appexd, if it runs, and waits until it (and so its extensions) exited.
     public func stop() async {
-        guard let client = try? await DaemonClient.connect(home: home, startIfNeeded: false) else { return }
-        let pid = client.daemonPID
-        client.close()
-        kill(pid, SIGTERM)
-        try? ProcessProbe.waitUntilGone(pid)
+        await DaemonClient.stopDaemon(home: home, timeout: .seconds(5))
     }
 }
 

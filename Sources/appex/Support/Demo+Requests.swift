@@ -3,7 +3,6 @@ import AppexHost
 import AppexItems
 import AppexRegistry
 import AppexShare
-import AppexSystem
 import AppexWire
 import Foundation
 
@@ -142,12 +141,6 @@ extension Demo {
     /// Stops the demo home's appexd, if it runs, and waits (boundedly) for it to exit, so
     /// that nothing writes into the home while it is removed.
     func stopDaemon() async {
-        guard let daemon = try? await DaemonClient.connect(home: registry.home, role: .cli, startIfNeeded: false) else { return }
-        let pid = daemon.daemonPID
-        daemon.close()
-        kill(pid, SIGTERM)
-        for _ in 0..<1000 where !ProcessTree.hasExited(pid) {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await DaemonClient.stopDaemon(home: registry.home)
     }
 }
