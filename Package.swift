@@ -61,6 +61,11 @@ var package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"4.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Only the transfer tests' HTTP server (AppexTestServer).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -82,10 +87,21 @@ var package = Package(
         .target(name: "AppexGroups", dependencies: ["AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication"),
         .target(name: "AppexKit", dependencies: ["AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
+        // appexd's background transfers: performs the registry's transfer tasks over HTTP.
+        .target(
+            name: "AppexTransferEngine",
+            dependencies: [
+                "AppexRegistry", "AppexSystem",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "AppexDaemon",
             dependencies: [
-                "AppexCore", "AppexRegistry", "AppexIPC", "AppexSandbox",
+                "AppexCore", "AppexRegistry", "AppexIPC", "AppexSandbox", "AppexTransferEngine",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -108,6 +124,14 @@ var package = Package(
         .target(name: "TextToolsKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")], path: "Samples/TextToolsKit"),
         // The System Monitor sample's shared code: a reading of the system, which its app prints and its widget shows.
         .target(name: "MonitorKit", path: "Samples/MonitorKit"),
+        // A real HTTP server on loopback, in the test's process, for the transfer tests and benchmarks.
+        .target(name: "AppexTestServer", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .target(name: "AppexTesting", dependencies: ["AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples"]),
         .executableTarget(
             name: "appex",
@@ -124,6 +148,8 @@ var package = Package(
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
+        .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexRegistry", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
+                                                                    .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexTodayTests", dependencies: ["AppexToday"]),
@@ -149,7 +175,8 @@ var package = Package(
             name: "AppexRuntimeTests",
             dependencies: [
                 "AppexCore", "AppexGroups", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
-                "AppexShare", "AppexSystem", "AppexTesting", "AppexToday", "AppexWire",
+                "AppexShare", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexToday", "AppexWire",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ] + sampleExecutables.map {

@@ -1,6 +1,7 @@
 import AppexCore
 import AppexIPC
 import AppexRegistry
+import AppexTransferEngine
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -9,8 +10,9 @@ import UnixSignals
 /// appexd: the per-user daemon. It answers queries, launches extensions for hosts'
 /// requests, and supervises them under their point's policy.
 ///
-/// It is a `ServiceGroup` of two services: the listener and the supervisor. SIGTERM and
-/// SIGINT shut it down gracefully: running extensions are told, then ended.
+/// It is a `ServiceGroup` of three services: the listener, the supervisor and the background
+/// transfers. SIGTERM and SIGINT shut it down gracefully: running extensions are told, then
+/// ended, and running transfers wait for the next appexd.
 ///
 /// ```swift
 /// try await Daemon(configuration: DaemonConfiguration(home: .current)).run()
@@ -43,7 +45,8 @@ public struct Daemon: Sendable {
         var logger = Logger(label: "appexd")
         logger.logLevel = .notice
         let group = ServiceGroup(
-            services: [SupervisorService(supervisor: supervisor), ListenerService(listener: listener, supervisor: supervisor)],
+            services: [SupervisorService(supervisor: supervisor), ListenerService(listener: listener, supervisor: supervisor),
+                       TransferService(engine: TransferEngine(registry: registry))],
             gracefulShutdownSignals: [.sigterm, .sigint],
             cancellationSignals: [],
             logger: logger

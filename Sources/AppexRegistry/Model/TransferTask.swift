@@ -28,11 +28,15 @@ public struct TransferTask: Sendable, Hashable {
         public var isFinal: Bool { self == .completed || self == .failed || self == .cancelled }
     }
 
-    /// The request to make: a URL, a method and header fields, in their order.
+    /// The request to make: a URL, a method and header fields, in their order, and how long
+    /// it may go without a byte.
     public struct Request: Sendable, Hashable, Codable {
         public var url: URL
         public var method: String
         public var headers: [Header]
+        /// `timeoutIntervalForRequest`: the longest wait for the next byte, in seconds, after
+        /// which an attempt fails and is retried.
+        public var timeout: TimeInterval
 
         /// One header field.
         public struct Header: Sendable, Hashable, Codable {
@@ -45,10 +49,19 @@ public struct TransferTask: Sendable, Hashable {
             }
         }
 
-        public init(url: URL, method: String = "GET", headers: [Header] = []) {
+        public init(url: URL, method: String = "GET", headers: [Header] = [], timeout: TimeInterval = Request.defaultTimeout) {
             self.url = url
             self.method = method
             self.headers = headers
+            self.timeout = timeout
+        }
+
+        /// Apple's `timeoutIntervalForRequest` default: 60 seconds.
+        public static let defaultTimeout: TimeInterval = 60
+
+        /// The value of the header field `name`, compared without case, if the request has it.
+        public func value(of name: String) -> String? {
+            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
         }
     }
 

@@ -1,0 +1,179 @@
+import AppexRegistry
+import AppexSystem
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// One attempt at a task: one HTTP exchange, streamed from the upload's file or to the
+/// download's `.partial` file, and watched for a stall or a passed resource deadline.
+struct TransferAttempt: Sendable {
+    let live: LiveTransfer
+    let client: HTTPClient
+    let watchInterval: Duration
+
+    /// Makes the exchange and says how it ended. Never throws: every error is an outcome.
+    func perform() async -> AttemptOutcome {
+        await withTaskGroup(of: AttemptOutcome?.self) { group in
+            group.addTask { await exchange() }
+            group.addTask {
+                await watch()
+                return nil
+            }
+            // The exchange's outcome, or, if the watch stopped it, the interruption it reports.
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            if let first { return first }
+            let stopped = await group.next() ?? nil
+            return stopped ?? .interrupted(live.interruption ?? .stopping)
+        }
+    }
+
+    private func exchange() async -> AttemptOutcome {
+        let task = live.task
+        do {
+            let outcome = switch task.kind {
+            case .upload: try await upload(task)
+            case .download: try await download(task)
+            }
+            if let interruption = live.interruption { return .interrupted(interruption) }
+            return outcome
+        } catch {
+            if let interruption = live.interruption { return .interrupted(interruption) }
+            return .failed(Self.describe(error, reaching: task.request.url))
+        }
+    }
+
+    /// Returns when the attempt has stalled or outlived its task's resource deadline, having
+    /// marked it so, or when cancelled.
+    private func watch() async {
+        let task = live.task
+        let timeout = Duration.milliseconds(Int64(task.request.timeout * 1000))
+        while (try? await Task.sleep(for: watchInterval)) != nil {
+            live.recordIfChanged()
+            if Date() >= task.resourceDeadline {
+                live.interrupt(.resourceTimeout)
+                return
+            }
+            if live.idleTime > timeout {
+                live.interrupt(.stalled(task.request.timeout))
+                return
+            }
+        }
+    }
+
+    /// Sends the task's file as the request's body, and keeps only the answer's status.
+    private func upload(_ task: TransferTask) async throws -> AttemptOutcome {
+        guard let bodyFile = task.bodyFile else { return .impossible("the upload task has no file to send") }
+        let size: Int64
+        do {
+            let file = try AppexSystem.FileDescriptor.open(bodyFile.path)
+            defer { file.close() }
+            guard try file.isRegularFile() else { return .impossible("the upload's file \(bodyFile.path) is not a regular file") }
+            size = Int64(try file.size())
+        } catch {
+            return .impossible("the upload's file \(bodyFile.path) can't be read: \(error)")
+        }
+        live.update { task in
+            task.bytesSent = 0
+            task.bytesExpectedToSend = size
+        }
+        var request = makeRequest(task)
+        request.headers.replaceOrAdd(name: "Idempotency-Key", value: task.id.uuidString)
+        let live = live
+        request.body = .stream(FileChunks(path: bodyFile.path) { sent in live.update { $0.bytesSent = sent } }, length: .known(size))
+        let response = try await client.execute(request, deadline: .distantFuture)
+        live.update { _ in }
+        // The answer's body is read to its end, so the connection can serve the next task, and dropped.
+        for try await _ in response.body {
+            live.update { _ in }
+        }
+        return .answered(statusCode: Int(response.status.code), retryAfter: Self.retryAfter(response), location: nil)
+    }
+
+    /// Writes the answer's body to the `.partial` file, resuming what earlier attempts kept
+    /// if the server allows, and moves it to the destination once whole.
+    private func download(_ task: TransferTask) async throws -> AttemptOutcome {
+        guard let file = PartialDownload(task) else { return .impossible("the download task has no destination") }
+        let kept = file.keptBytes
+        let resumable = kept > 0 ? task.validator : nil
+        var request = makeRequest(task)
+        if let resumable {
+            request.headers.replaceOrAdd(name: "Range", value: "bytes=\(kept)-")
+            request.headers.replaceOrAdd(name: "If-Range", value: resumable)
+        }
+        let response = try await client.execute(request, deadline: .distantFuture)
+        let status = Int(response.status.code)
+        if TransferPolicy.retriedStatusCodes.contains(status) {
+            // An error page, not the file: what is kept stays for the next attempt.
+            return .answered(statusCode: status, retryAfter: Self.retryAfter(response), location: nil)
+        }
+        var start: Int64 = 0
+        var length = response.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? -1
+        if resumable != nil, status == 416 || status == 206 {
+            guard status == 206, let range = response.headers.first(name: "Content-Range").flatMap(ContentRange.init), range.first == kept else {
+                file.discard()
+                live.update { $0.validator = nil }
+                live.record()
+                return .failed("the server would not resume the download at byte \(kept); the next attempt starts over")
+            }
+            start = kept
+            length = range.length ?? -1
+        } else if length >= 0 {
+            length += start
+        }
+        live.update { task in
+            task.bytesReceived = start
+            task.bytesExpectedToReceive = length
+            task.validator = response.headers.first(name: "ETag") ?? response.headers.first(name: "Last-Modified")
+        }
+        // The validator must outlive appexd, or what is kept can't be resumed.
+        live.record()
+        let output = try file.open(resuming: start > 0)
+        defer { output.close() }
+        var received = start
+        for try await chunk in response.body {
+            try file.write(chunk, to: output)
+            received += Int64(chunk.readableBytes)
+            let total = received
+            live.update { $0.bytesReceived = total }
+        }
+        // A cancelled body stream ends as if complete; only the count tells.
+        if let interruption = live.interruption { return .interrupted(interruption) }
+        if length >= 0, received != length {
+            return .failed("the connection closed after \(received) of \(length) bytes")
+        }
+        try file.complete(output)
+        return .answered(statusCode: status, retryAfter: nil, location: file.destination)
+    }
+
+    private func makeRequest(_ task: TransferTask) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: task.request.url.absoluteString)
+        request.method = HTTPMethod(rawValue: task.request.method)
+        for header in task.request.headers {
+            request.headers.add(name: header.name, value: header.value)
+        }
+        return request
+    }
+
+    private static func retryAfter(_ response: HTTPClientResponse) -> Duration? {
+        response.headers.first(name: "Retry-After").flatMap { AppexTransferEngine.retryAfter($0) }
+    }
+
+    /// An error as the task's reason: what happened to the connection, in words.
+    static func describe(_ error: any Error, reaching url: URL) -> String {
+        let server = "\(url.host ?? "the server")\(url.port.map { ":\($0)" } ?? "")"
+        return switch error {
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            "\(server) refused the connection"
+        case let error as IOError:
+            "the connection to \(server) failed: \(String(cString: strerror(error.errnoCode)))"
+        case let error as HTTPClientError where error == .remoteConnectionClosed:
+            "\(server) closed the connection before answering in full"
+        case let error as HTTPClientError where error == .connectTimeout:
+            "\(server) could not be reached in 30 s"
+        default:
+            "the exchange with \(server) failed: \(error)"
+        }
+    }
+}

@@ -1,0 +1,243 @@
+public import AppexRegistry
+import AsyncHTTPClient
+public import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Performs the registry's background transfers (docs/transfers.md): starts each waiting
+/// task when it may run, streams it over HTTP, and records how it ended: retried with
+/// backoff, completed with the server's answer, or failed with the reason.
+///
+/// The registry is the truth. The engine keeps nothing a restart would need, so an appexd
+/// killed at any moment loses no task and ends none twice: ``run()`` starts by putting back
+/// the tasks an earlier engine was running.
+///
+/// Its HTTP client and the thread that drives it exist only while a task runs.
+///
+/// ```swift
+/// let engine = TransferEngine(registry: registry)
+/// try await engine.run()        // until the task running it is cancelled
+/// ```
+public actor TransferEngine {
+    private struct Running {
+        let live: LiveTransfer
+        let attempt: Task<Void, Never>
+    }
+
+    private let registry: Registry
+    private let policy: TransferPolicy
+    private let observer: @Sendable (TransferTask) -> Void
+    private let report: @Sendable (String) -> Void
+    private var running: [UUID: Running] = [:]
+    private var http: (client: HTTPClient, threads: MultiThreadedEventLoopGroup)?
+    private let wakes = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+
+    /// - Parameters:
+    ///   - observer: told of each task's progress and each change of its state, from any task.
+    ///   - report: told, in words, what went wrong that no task's state says (appexd writes
+    ///     it to its standard error).
+    public init(registry: Registry, policy: TransferPolicy = .standard,
+                observer: @escaping @Sendable (TransferTask) -> Void = { _ in },
+                report: @escaping @Sendable (String) -> Void = TransferEngine.reportToStandardError) {
+        self.registry = registry
+        self.policy = policy
+        self.observer = observer
+        self.report = report
+    }
+
+    /// Performs transfers until the calling task is cancelled. Then it stops the running
+    /// attempts, which wait to run again, and shuts its HTTP client down.
+    public func run() async {
+        do {
+            try registry.requeueInterruptedTransfers()
+        } catch {
+            report("could not requeue the transfers an earlier appexd was running: \(error)")
+        }
+        var wakes = wakes.stream.makeAsyncIterator()
+        while !Task.isCancelled {
+            var next: Date?
+            do {
+                next = try startRunnable()
+            } catch {
+                report("could not read the transfers to run; trying again in a second: \(error)")
+                next = Date().addingTimeInterval(1)
+            }
+            if running.isEmpty {
+                await shutDownClient()
+            }
+            let timer = next.map { date in
+                Task { [weak self] in
+                    try? await Task.sleep(for: .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1000) + 1))
+                    self?.wake()
+                }
+            }
+            _ = await wakes.next()
+            timer?.cancel()
+        }
+        await stopAttempts()
+    }
+
+    /// Asks the engine to look at the registry again: a task was added.
+    public nonisolated func wake() {
+        wakes.continuation.yield()
+    }
+
+    /// Cancels the task `id`, running or waiting: it ends as cancelled, a download's kept
+    /// bytes go, and its events say so. False if it had already ended.
+    @discardableResult
+    public func cancel(_ id: UUID) throws(RegistryError) -> Bool {
+        guard try registry.finishTransfer(id, .cancelled, error: "cancelled") else { return false }
+        if let entry = running[id] {
+            // The attempt sees the interruption, and its end cleans up.
+            entry.live.interrupt(.cancelled)
+            entry.attempt.cancel()
+        } else if let task = try registry.transfer(id) {
+            PartialDownload(task)?.discard()
+            observer(task)
+        }
+        return true
+    }
+
+    /// Starts the waiting tasks that may run now, as many as the policy allows, and returns
+    /// when the next waiting one may.
+    private func startRunnable() throws(RegistryError) -> Date? {
+        let now = Date()
+        let (ready, next) = try registry.runnableTransfers(at: now)
+        for task in ready where running[task.id] == nil && running.count < policy.concurrentTransfers {
+            if now >= task.resourceDeadline {
+                try end(task, .failed, error: Self.resourceTimeoutReason(task))
+                notify(task.id)
+                continue
+            }
+            if task.attempts >= policy.maximumAttempts {
+                try end(task, .failed, error: "gave up after \(task.attempts) attempts: \(task.error ?? "each failed")")
+                notify(task.id)
+                continue
+            }
+            guard let started = try registry.startTransfer(task.id) else { continue }
+            start(started)
+        }
+        return next
+    }
+
+    private func start(_ task: TransferTask) {
+        let client = httpClient()
+        let live = LiveTransfer(task, registry: registry, progressInterval: policy.progressInterval, observer: observer)
+        let attempt = TransferAttempt(live: live, client: client, watchInterval: policy.watchInterval)
+        running[task.id] = Running(live: live, attempt: Task {
+            let outcome = await attempt.perform()
+            self.conclude(task.id, outcome)
+        })
+        observer(task)
+    }
+
+    /// Records how the attempt at task `id` ended, and what the task does next.
+    private func conclude(_ id: UUID, _ outcome: AttemptOutcome) {
+        guard let entry = running.removeValue(forKey: id) else { return }
+        entry.live.record()
+        let task = entry.live.task
+        do {
+            switch outcome {
+            case .answered(let status, let retryAfter, _) where TransferPolicy.retriedStatusCodes.contains(status):
+                try retryOrFail(task, "the server answered \(status) \(HTTPResponseStatus(statusCode: status).reasonPhrase)", retryAfter: retryAfter)
+            case .answered(let status, _, let location):
+                if try !registry.finishTransfer(id, .completed, statusCode: status, downloadedTo: location) {
+                    // Cancelled as it completed: the file nobody will be told of goes.
+                    if let location { try? FileManager.default.removeItem(at: location) }
+                }
+            case .failed(let reason):
+                try retryOrFail(task, reason, retryAfter: nil)
+            case .impossible(let reason):
+                try end(task, .failed, error: reason)
+            case .interrupted(.cancelled):
+                PartialDownload(task)?.discard()
+            case .interrupted(.stalled(let timeout)):
+                try retryOrFail(task, "no byte came or went for \(Self.describe(timeout)) (the request's timeout)", retryAfter: nil)
+            case .interrupted(.resourceTimeout):
+                try end(task, .failed, error: Self.resourceTimeoutReason(task))
+            case .interrupted(.stopping):
+                try registry.retryTransfer(id, at: Date(), reason: "appexd stopped during the attempt")
+            }
+        } catch {
+            report("could not record how transfer \(id) (\(task.sessionIdentifier) #\(task.taskIdentifier)) ended: \(error)")
+        }
+        notify(id)
+        wake()
+    }
+
+    /// After a failed attempt: another after the backoff, or, the attempts spent, the end.
+    private func retryOrFail(_ task: TransferTask, _ reason: String, retryAfter: Duration?) throws(RegistryError) {
+        if task.attempts >= policy.maximumAttempts {
+            try end(task, .failed, error: "gave up after \(task.attempts) attempts: \(reason)")
+        } else {
+            let delay = policy.retryDelay(after: task.attempts, retryAfter: retryAfter)
+            try registry.retryTransfer(task.id, at: Date().addingTimeInterval(delay.timeInterval), reason: reason)
+        }
+    }
+
+    /// Ends `task` without an answer; a download's kept bytes go.
+    private func end(_ task: TransferTask, _ state: TransferTask.State, error: String) throws(RegistryError) {
+        try registry.finishTransfer(task.id, state, error: error)
+        PartialDownload(task)?.discard()
+    }
+
+    /// Tells the observer how task `id` stands now.
+    private func notify(_ id: UUID) {
+        if let task = try? registry.transfer(id) {
+            observer(task)
+        }
+    }
+
+    /// Stops every running attempt and waits for each to put its task back.
+    private func stopAttempts() async {
+        let attempts = running.values
+        for entry in attempts {
+            entry.live.interrupt(.stopping)
+            entry.attempt.cancel()
+        }
+        for entry in attempts {
+            await entry.attempt.value
+        }
+        await shutDownClient()
+    }
+
+    private func httpClient() -> HTTPClient {
+        if let http { return http.client }
+        let threads = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .follow(max: 10, allowCycles: false)
+        configuration.timeout = .init(connect: .seconds(30))
+        // A refused connection fails the attempt at once; the policy, not the client, retries.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let client = HTTPClient(eventLoopGroup: threads, configuration: configuration)
+        http = (client, threads)
+        return client
+    }
+
+    private func shutDownClient() async {
+        guard let http else { return }
+        self.http = nil
+        do {
+            try await http.client.shutdown()
+            try await http.threads.shutdownGracefully()
+        } catch {
+            report("could not shut the transfers' HTTP client down: \(error)")
+        }
+    }
+
+    private static func resourceTimeoutReason(_ task: TransferTask) -> String {
+        "its resource timeout (\(describe(task.resourceDeadline.timeIntervalSince(task.createdAt)))) passed before it could finish"
+    }
+
+    private static func describe(_ interval: TimeInterval) -> String {
+        interval >= 86400 && interval.truncatingRemainder(dividingBy: 86400) == 0 ? "\(Int(interval / 86400)) days"
+            : interval >= 1 ? "\(interval.formatted(.number.precision(.fractionLength(0...1)))) s"
+            : "\(Int(interval * 1000)) ms"
+    }
+
+    /// Writes `message` to standard error as appexd's.
+    public static let reportToStandardError: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data("appexd: transfers: \(message)\n".utf8))
+    }
+}

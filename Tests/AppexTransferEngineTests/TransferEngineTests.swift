@@ -1,0 +1,240 @@
+import AppexRegistry
+import AppexTestServer
+import AppexTesting
+import AppexTransferEngine
+import Crypto
+import Foundation
+import Testing
+
+/// The engine against a real HTTP server on loopback: downloads and uploads streamed,
+/// resumed, retried, given up on, cancelled and stopped, each ending once in the registry.
+@Suite final class TransferEngineTests {
+    let test: TestHome
+    let registry: Registry
+    let server: LoopbackHTTPServer
+    /// Short waits, so that five attempts take a moment.
+    static let policy = TransferPolicy(firstRetryDelay: .milliseconds(50), longestRetryDelay: .milliseconds(200),
+                                       progressInterval: .milliseconds(50), watchInterval: .milliseconds(50))
+
+    init() async throws {
+        test = try TestHome()
+        registry = try Registry(home: test.home)
+        try await AssembledSamples.install(into: registry, only: ["Notes.app"])
+        server = try await LoopbackHTTPServer.start()
+    }
+
+    deinit {
+        let server = server
+        Task { await server.stop() }
+    }
+
+    // MARK: Downloads
+
+    @Test func aDownloadLandsWholeAtItsDestinationWithItsEvents() async throws {
+        let task = try registry.addTransfer(download("/bytes/1000000"))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .completed && ended.statusCode == 200 && ended.attempts == 1)
+        #expect(ended.bytesReceived == 1_000_000 && ended.bytesExpectedToReceive == 1_000_000)
+        let file = try Data(contentsOf: #require(ended.destination))
+        #expect(file.count == 1_000_000 && GeneratedBytes.matches(file))
+        let partial = try #require(ended.partialFile)
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+        let events = try registry.transferEvents(appIdentifier: task.appIdentifier, session: task.sessionIdentifier)
+        #expect(events.map(\.kind) == [.finishedDownloading, .completed])
+        #expect(events.first?.location == ended.destination)
+    }
+
+    @Test func aDroppedDownloadResumesWhereItStopped() async throws {
+        server.script("/bytes/1000000", [.drop(after: 400_000)])
+        let task = try registry.addTransfer(download("/bytes/1000000"))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .completed && ended.statusCode == 206 && ended.attempts == 2)
+        let requests = server.seen("/bytes/1000000")
+        try #require(requests.count == 2)
+        let range = try #require(requests[1].headers["range"])
+        let resumedAt = try #require(Int(range.dropFirst("bytes=".count).dropLast()))
+        #expect(resumedAt > 0 && resumedAt <= 400_000, "it asked for the rest, not the whole: \(range)")
+        #expect(requests[1].headers["if-range"] == "\"bytes-1000000\"")
+        let file = try Data(contentsOf: #require(ended.destination))
+        #expect(file.count == 1_000_000 && GeneratedBytes.matches(file), "the kept bytes and the rest make the file")
+    }
+
+    @Test func aServerThatWontResumeSendsTheWholeFileAgain() async throws {
+        server.script("/bytes/300000", [.drop(after: 100_000), .ignoreRange])
+        let task = try registry.addTransfer(download("/bytes/300000"))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .completed && ended.statusCode == 200 && ended.attempts == 2)
+        #expect(server.seen("/bytes/300000")[1].headers["range"] != nil)
+        let file = try Data(contentsOf: #require(ended.destination))
+        #expect(file.count == 300_000 && GeneratedBytes.matches(file), "the kept bytes were dropped, not prepended")
+    }
+
+    @Test func anHTTPErrorIsAnAnswerNotAFailure() async throws {
+        server.script("/bytes/10", [.answer(404)])
+        let task = try registry.addTransfer(download("/bytes/10"))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .completed && ended.statusCode == 404 && ended.attempts == 1 && ended.error == nil)
+        let events = try registry.transferEvents(appIdentifier: task.appIdentifier, session: task.sessionIdentifier)
+        #expect(events.map(\.kind) == [.finishedDownloading, .completed], "a 404's body is downloaded too, as URLSession does")
+    }
+
+    // MARK: Uploads
+
+    @Test func anUploadStreamsItsFileWithItsIdempotencyKey() async throws {
+        let file = try makeFile(bytes: 3_000_000)
+        let task = try registry.addTransfer(upload(file, to: "/upload/video"))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .completed && ended.statusCode == 201)
+        #expect(ended.bytesSent == 3_000_000 && ended.bytesExpectedToSend == 3_000_000)
+        let uploads = server.uploads(at: "/upload/video")
+        let hash = try sha256(of: file)
+        #expect(uploads == [.init(bytes: 3_000_000, sha256: hash, idempotencyKey: task.id.uuidString)],
+                "the server holds every byte")
+        #expect(server.seen("/upload/video").first?.headers["content-length"] == "3000000")
+    }
+
+    @Test func aDroppedUploadStartsOverWithTheSameKey() async throws {
+        let file = try makeFile(bytes: 2_000_000)
+        server.script("/upload/video", [.drop(after: 500_000)])
+        let task = try registry.addTransfer(upload(file, to: "/upload/video"))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .completed && ended.statusCode == 201 && ended.attempts == 2)
+        let uploads = server.uploads(at: "/upload/video")
+        #expect(uploads.count == 2 && uploads.allSatisfy { $0.idempotencyKey == task.id.uuidString })
+        let hash = try sha256(of: file)
+        #expect(uploads.last?.bytes == 2_000_000 && uploads.last?.sha256 == hash)
+    }
+
+    @Test func anUploadWhoseFileIsGoneFailsAtOnce() async throws {
+        let task = try registry.addTransfer(upload(test.scratch.appendingPathComponent("gone.mov"), to: "/upload/video"))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .failed && ended.attempts == 1)
+        #expect(ended.error?.contains("the upload's file \(test.scratch.path)/gone.mov can't be read") == true, "\(ended.error ?? "")")
+        #expect(server.seen.isEmpty)
+    }
+
+    // MARK: Retries and their end
+
+    @Test func busyAnswersAreRetriedUntilOneSucceeds() async throws {
+        server.script("/bytes/1000", [.answer(500), .answer(503, headers: ["Retry-After": "0"])])
+        let task = try registry.addTransfer(download("/bytes/1000"))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .completed && ended.statusCode == 200 && ended.attempts == 3)
+        #expect(server.seen("/bytes/1000").map(\.behaviour) == [.answer(500), .answer(503, headers: ["Retry-After": "0"]), .serve])
+    }
+
+    @Test func aTaskGivesUpAfterItsAttemptsWithTheLastReason() async throws {
+        server.script("/bytes/1000", Array(repeating: .answer(503), count: 6))
+        let task = try registry.addTransfer(download("/bytes/1000"))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .failed && ended.attempts == 5)
+        #expect(ended.error == "gave up after 5 attempts: the server answered 503 Service Unavailable")
+        #expect(server.seen("/bytes/1000").count == 5)
+        let events = try registry.transferEvents(appIdentifier: task.appIdentifier, session: task.sessionIdentifier)
+        #expect(events.map(\.kind) == [.completed], "a failed download has no file")
+    }
+
+    @Test func anUnreachableServerIsRetriedThenGivenUpOn() async throws {
+        await server.stop()
+        let task = try registry.addTransfer(download("/bytes/1000"))
+        let ended = try await runUntilEnded(task, policy: TransferPolicy(maximumAttempts: 2, firstRetryDelay: .milliseconds(50)))
+        #expect(ended.state == .failed && ended.attempts == 2)
+        #expect(ended.error == "gave up after 2 attempts: 127.0.0.1:\(server.port) refused the connection")
+    }
+
+    @Test func aStalledTransferTimesOutAndIsRetried() async throws {
+        server.script("/bytes/200000", [.stall(after: 100_000)])
+        let task = try registry.addTransfer(download("/bytes/200000", timeout: 0.5))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .completed && ended.attempts == 2)
+        let file = try Data(contentsOf: #require(ended.destination))
+        #expect(file.count == 200_000 && GeneratedBytes.matches(file))
+    }
+
+    @Test func aTaskPastItsResourceTimeoutFails() async throws {
+        server.script("/bytes/200000", [.stall(after: 1000)])
+        let task = try registry.addTransfer(download("/bytes/200000", resourceTimeout: 1))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .failed && ended.attempts == 1)
+        #expect(ended.error == "its resource timeout (1 s) passed before it could finish")
+        let partial = try #require(ended.partialFile)
+        #expect(!FileManager.default.fileExists(atPath: partial.path), "the kept bytes go")
+    }
+
+    // MARK: Cancelling and stopping
+
+    @Test func cancellingARunningTaskEndsItOnceAndTheEngineGoesOn() async throws {
+        server.script("/bytes/200000", [.stall(after: 50_000)])
+        let stalled = try registry.addTransfer(download("/bytes/200000"))
+        let engine = TransferEngine(registry: registry, policy: Self.policy)
+        let running = Task { await engine.run() }
+        defer { running.cancel() }
+        #expect(await eventually { ((try? self.registry.transfer(stalled.id))?.bytesReceived ?? 0) > 0 })
+        #expect(try await engine.cancel(stalled.id))
+        #expect(try await !engine.cancel(stalled.id), "a task ends once")
+
+        let next = try registry.addTransfer(download("/bytes/1000"))
+        engine.wake()
+        #expect(await eventually { (try? self.registry.transfer(next.id))?.state == .completed })
+        let cancelled = try #require(try registry.transfer(stalled.id))
+        #expect(cancelled.state == .cancelled && cancelled.error == "cancelled")
+        let partial = try #require(cancelled.partialFile)
+        #expect(await eventually { !FileManager.default.fileExists(atPath: partial.path) }, "the kept bytes go")
+        let events = try registry.transferEvents(appIdentifier: stalled.appIdentifier, session: stalled.sessionIdentifier)
+        #expect(events.filter { $0.taskID == stalled.id }.map(\.kind) == [.completed])
+    }
+
+    @Test func aStoppedEngineLeavesItsTaskToResumeInTheNext() async throws {
+        server.script("/bytes/500000", [.stall(after: 200_000)])
+        let task = try registry.addTransfer(download("/bytes/500000"))
+        let first = TransferEngine(registry: registry, policy: Self.policy)
+        let running = Task { await first.run() }
+        #expect(await eventually { ((try? self.registry.transfer(task.id))?.bytesReceived ?? 0) >= 100_000 })
+        running.cancel()
+        await running.value
+        let stopped = try #require(try registry.transfer(task.id))
+        #expect(stopped.state == .waiting && stopped.error == "appexd stopped during the attempt")
+        let partial = try #require(stopped.partialFile)
+        #expect(FileManager.default.fileExists(atPath: partial.path), "what arrived is kept")
+
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .completed && ended.statusCode == 206 && ended.attempts == 2)
+        let file = try Data(contentsOf: #require(ended.destination))
+        #expect(file.count == 500_000 && GeneratedBytes.matches(file))
+    }
+
+    // MARK: Helpers
+
+    func download(_ path: String, timeout: TimeInterval = 60, resourceTimeout: TimeInterval = TransferTask.defaultResourceTimeout) -> TransferTask {
+        TransferTask(appIdentifier: "com.example.notes", sessionIdentifier: "com.example.notes.transfers", groupIdentifier: "group.com.example.notes",
+                     owner: "com.example.notes.share", kind: .download, request: .init(url: server.url(path), timeout: timeout),
+                     destination: test.scratch.appendingPathComponent("Transfers/\(UUID().uuidString)"), resourceTimeout: resourceTimeout)
+    }
+
+    func upload(_ file: URL, to path: String) -> TransferTask {
+        TransferTask(appIdentifier: "com.example.notes", sessionIdentifier: "com.example.notes.transfers", groupIdentifier: "group.com.example.notes",
+                     owner: "com.example.notes.share", kind: .upload, request: .init(url: server.url(path), method: "POST"), bodyFile: file)
+    }
+
+    func makeFile(bytes count: Int) throws -> URL {
+        try FileManager.default.createDirectory(at: test.scratch, withIntermediateDirectories: true)
+        let url = test.scratch.appendingPathComponent("upload-\(count)")
+        try Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }).write(to: url)
+        return url
+    }
+
+    func sha256(of file: URL) throws -> String {
+        SHA256.hash(data: try Data(contentsOf: file)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Runs an engine until `task` has ended, and returns it as it ended.
+    func runUntilEnded(_ task: TransferTask, policy: TransferPolicy = TransferEngineTests.policy) async throws -> TransferTask {
+        let engine = TransferEngine(registry: registry, policy: policy)
+        let running = Task { await engine.run() }
+        let ended = await eventually(seconds: 60) { (try? self.registry.transfer(task.id))?.state.isFinal == true }
+        running.cancel()
+        await running.value
+        try #require(ended, "transfer \(task.request.url) ended: \(String(describing: try? registry.transfer(task.id)))")
+        return try #require(try registry.transfer(task.id))
+    }
+}
