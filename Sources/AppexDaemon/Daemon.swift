@@ -1,7 +1,6 @@
 import AppexCore
 import AppexIPC
 import AppexRegistry
-import AppexTransferEngine
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -10,9 +9,8 @@ import UnixSignals
 /// appexd: the per-user daemon. It answers queries, launches extensions for hosts'
 /// requests, and supervises them under their point's policy.
 ///
-/// It is a `ServiceGroup` of three services: the listener, the supervisor and the background
-/// transfers. SIGTERM and SIGINT shut it down gracefully: running extensions are told, then
-/// ended, and running transfers wait for the next appexd.
+/// It is a `ServiceGroup` of two services: the listener and the supervisor. SIGTERM and
+/// SIGINT shut it down gracefully: running extensions are told, then ended.
 ///
 /// ```swift
 /// try await Daemon(configuration: DaemonConfiguration(home: .current)).run()
@@ -45,8 +43,7 @@ public struct Daemon: Sendable {
         var logger = Logger(label: "appexd")
         logger.logLevel = .notice
         let group = ServiceGroup(
-            services: [SupervisorService(supervisor: supervisor), ListenerService(listener: listener, supervisor: supervisor),
-                       TransferService(engine: TransferEngine(registry: registry))],
+            services: [SupervisorService(supervisor: supervisor), ListenerService(listener: listener, supervisor: supervisor)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             cancellationSignals: [],
             logger: logger
