@@ -119,7 +119,7 @@ extension Registry {
     @discardableResult
     public func requeueInterruptedTransfers() throws(RegistryError) -> Int {
         try write("requeue the interrupted transfers", bumpsGeneration: false) { db in
-            try db.execute(sql: "UPDATE transferTask SET state = 'waiting', error = 'appexd stopped during the attempt' WHERE state = 'running'")
+            try db.execute(sql: "UPDATE transferTask SET state = 'waiting', error = 'the transfers'' process stopped during the attempt' WHERE state = 'running'")
             return db.changesCount
         }
     }

@@ -22,6 +22,6 @@ enum Interruption: Sendable, Equatable {
     case stalled(TimeInterval)
     /// The task's resource deadline passed.
     case resourceTimeout
-    /// The engine is stopping: appexd shuts down.
+    /// The engine is stopping: its process shuts down.
     case stopping
 }

@@ -1,13 +1,13 @@
 import AppexSystem
 import Glibc
-public import NIOCore
+import NIOCore
 
 /// A file's bytes as a request body: read in chunks as the connection takes them, so an
 /// upload of any size holds one chunk in memory.
 ///
 /// Each iteration opens the file again and reads it from the start, as a redirect needs;
 /// `progress` is told how far the current iteration has read.
-public struct FileChunks: AsyncSequence, Sendable {
+struct FileChunks: AsyncSequence, Sendable {
     public typealias Element = ByteBuffer
 
     /// The chunk size: 64 KiB, the most a loopback socket takes in one write here.

@@ -5,7 +5,7 @@ import Glibc
 import NIOCore
 
 /// A download's `.partial` file beside its destination: what has arrived so far, kept
-/// across attempts and restarts of appexd, and moved to the destination once complete.
+/// across attempts and restarts of the engine's process, and moved to the destination once complete.
 struct PartialDownload {
     let partial: URL
     let destination: URL

@@ -127,7 +127,7 @@ struct TransferAttempt: Sendable {
             task.bytesExpectedToReceive = length
             task.validator = response.headers.first(name: "ETag") ?? response.headers.first(name: "Last-Modified")
         }
-        // The validator must outlive appexd, or what is kept can't be resumed.
+        // The validator must outlive this process, or what is kept can't be resumed.
         live.record()
         let output = try file.open(resuming: start > 0)
         defer { output.close() }

@@ -9,15 +9,15 @@ import NIOPosix
 /// task when it may run, streams it over HTTP, and records how it ended: retried with
 /// backoff, completed with the server's answer, or failed with the reason.
 ///
-/// The registry is the truth. The engine keeps nothing a restart would need, so an appexd
+/// The registry is the truth. The engine keeps nothing a restart would need, so a process
 /// killed at any moment loses no task and ends none twice: ``run()`` starts by putting back
-/// the tasks an earlier engine was running.
+/// the tasks an earlier engine was running, so only one engine may serve a home at a time.
 ///
 /// Its HTTP client and the thread that drives it exist only while a task runs.
 ///
 /// ```swift
 /// let engine = TransferEngine(registry: registry)
-/// try await engine.run()        // until the task running it is cancelled
+/// await engine.run()        // until the task running it is cancelled
 /// ```
 public actor TransferEngine {
     private struct Running {
@@ -35,8 +35,8 @@ public actor TransferEngine {
 
     /// - Parameters:
     ///   - observer: told of each task's progress and each change of its state, from any task.
-    ///   - report: told, in words, what went wrong that no task's state says (appexd writes
-    ///     it to its standard error).
+    ///   - report: told, in words, what went wrong that no task's state says; standard error
+    ///     by default.
     public init(registry: Registry, policy: TransferPolicy = .standard,
                 observer: @escaping @Sendable (TransferTask) -> Void = { _ in },
                 report: @escaping @Sendable (String) -> Void = TransferEngine.reportToStandardError) {
@@ -52,7 +52,7 @@ public actor TransferEngine {
         do {
             try registry.requeueInterruptedTransfers()
         } catch {
-            report("could not requeue the transfers an earlier appexd was running: \(error)")
+            report("could not requeue the transfers an earlier engine was running: \(error)")
         }
         var wakes = wakes.stream.makeAsyncIterator()
         while !Task.isCancelled {
@@ -157,7 +157,7 @@ public actor TransferEngine {
             case .interrupted(.resourceTimeout):
                 try end(task, .failed, error: Self.resourceTimeoutReason(task))
             case .interrupted(.stopping):
-                try registry.retryTransfer(id, at: Date(), reason: "appexd stopped during the attempt")
+                try registry.retryTransfer(id, at: Date(), reason: "the transfers' process stopped during the attempt")
             }
         } catch {
             report("could not record how transfer \(id) (\(task.sessionIdentifier) #\(task.taskIdentifier)) ended: \(error)")
@@ -236,8 +236,9 @@ public actor TransferEngine {
             : "\(Int(interval * 1000)) ms"
     }
 
-    /// Writes `message` to standard error as appexd's.
+    /// Writes `message` to standard error, after the program's name.
     public static let reportToStandardError: @Sendable (String) -> Void = { message in
-        FileHandle.standardError.write(Data("appexd: transfers: \(message)\n".utf8))
+        let program = URL(fileURLWithPath: CommandLine.arguments.first ?? "transfers").lastPathComponent
+        FileHandle.standardError.write(Data("\(program): transfers: \(message)\n".utf8))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// How the engine retries and paces transfers (docs/transfers.md, "A task's life").
 ///
-/// ``standard`` is what appexd uses; tests shorten the waits.
+/// ``standard`` is the documented one; tests shorten the waits.
 public struct TransferPolicy: Sendable {
     /// The attempts a task gets before it fails with the last attempt's reason.
     public var maximumAttempts: Int
@@ -28,7 +28,7 @@ public struct TransferPolicy: Sendable {
         self.watchInterval = watchInterval
     }
 
-    /// appexd's: 5 attempts, 1 s doubling to 60 s between them, 4 tasks at once.
+    /// The documented policy: 5 attempts, 1 s doubling to 60 s between them, 4 tasks at once.
     public static let standard = TransferPolicy()
 
     /// The answers retried as a network failure is: the server is busy or briefly broken,

@@ -89,7 +89,7 @@ import Testing
         _ = try registry.startTransfer(running.id)
         #expect(try registry.requeueInterruptedTransfers() == 1)
         let again = try #require(try registry.transfer(running.id))
-        #expect(again.state == .waiting && again.attempts == 1 && again.error == "appexd stopped during the attempt")
+        #expect(again.state == .waiting && again.attempts == 1 && again.error == "the transfers' process stopped during the attempt")
         #expect(try registry.runnableTransfers(at: Date()).ready.map(\.id) == [running.id, waiting.id])
     }
 }

@@ -193,7 +193,7 @@ import Testing
         running.cancel()
         await running.value
         let stopped = try #require(try registry.transfer(task.id))
-        #expect(stopped.state == .waiting && stopped.error == "appexd stopped during the attempt")
+        #expect(stopped.state == .waiting && stopped.error == "the transfers' process stopped during the attempt")
         let partial = try #require(stopped.partialFile)
         #expect(FileManager.default.fileExists(atPath: partial.path), "what arrived is kept")
 
