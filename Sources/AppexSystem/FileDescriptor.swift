@@ -67,20 +67,48 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
     /// Reads up to `count` bytes at `offset`, without moving the file position.
     public func read(upTo count: Int, at offset: Int) throws(SystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        let raw = rawValue
-        let got = try retrying("pread") { bytes.withUnsafeMutableBytes { pread(raw, $0.baseAddress, count, off_t(offset)) } }
+        var got = 0
+        var failure: SystemError?
+        bytes.withUnsafeMutableBytes { buffer in
+            do throws(SystemError) {
+                got = try read(into: buffer, at: offset)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
         bytes.removeLast(count - got)
         return bytes
     }
 
+    /// Reads up to `buffer.count` bytes at `offset` into `buffer`, without moving the file
+    /// position, and returns how many it read: 0 at the end of the file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemError) -> Int {
+        let raw = rawValue
+        return try retrying("pread") { pread(raw, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
     /// Writes all of `bytes`.
     public func write(_ bytes: some Collection<UInt8>) throws(SystemError) {
-        let raw = rawValue
         let array = Array(bytes)
+        var failure: SystemError?
+        array.withUnsafeBytes { buffer in
+            do throws(SystemError) {
+                try write(buffer)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes all of `buffer`, however many writes that takes.
+    public func write(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
+        let raw = rawValue
         var written = 0
-        while written < array.count {
+        while written < buffer.count {
             let done = written
-            written += try retrying("write") { array.withUnsafeBytes { Glibc.write(raw, $0.baseAddress! + done, array.count - done) } }
+            written += try retrying("write") { Glibc.write(raw, buffer.baseAddress! + done, buffer.count - done) }
         }
     }
 

@@ -37,22 +37,15 @@ struct FileChunks: AsyncSequence, Sendable {
             if file == nil {
                 file = try AppexSystem.FileDescriptor.open(path)
             }
-            guard let raw = file?.rawValue else { return nil }
+            guard let file else { return nil }
             var buffer = allocator.buffer(capacity: FileChunks.chunkSize)
-            let offset = offset
-            var count = 0
-            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: FileChunks.chunkSize) { bytes -> Int in
-                repeat {
-                    count = pread(raw, bytes.baseAddress, FileChunks.chunkSize, off_t(offset))
-                } while count < 0 && errno == EINTR
-                return Swift.max(count, 0)
-            }
-            if count < 0 {
-                throw SystemError("pread", subject: path)
+            let offset = Int(offset)
+            let count = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: FileChunks.chunkSize) { bytes in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<FileChunks.chunkSize]), at: offset)
             }
             if count == 0 {
-                file?.close()
-                file = nil
+                file.close()
+                self.file = nil
                 return nil
             }
             self.offset += Int64(count)

@@ -32,22 +32,8 @@ struct PartialDownload {
     }
 
     /// Writes all of `buffer` to `file`.
-    func write(_ buffer: ByteBuffer, to file: AppexSystem.FileDescriptor) throws(SystemError) {
-        let raw = file.rawValue
-        var failed = false
-        buffer.withUnsafeReadableBytes { bytes in
-            var written = 0
-            while written < bytes.count {
-                let count = Glibc.write(raw, bytes.baseAddress! + written, bytes.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                written += count
-            }
-        }
-        if failed { throw SystemError("write", subject: partial.path) }
+    func write(_ buffer: ByteBuffer, to file: AppexSystem.FileDescriptor) throws {
+        try buffer.withUnsafeReadableBytes { try file.write($0) }
     }
 
     /// Makes the file durable and gives it its destination's name.

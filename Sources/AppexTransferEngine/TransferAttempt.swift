@@ -48,7 +48,8 @@ struct TransferAttempt: Sendable {
     /// marked it so, or when cancelled.
     private func watch() async {
         let task = live.task
-        let timeout = Duration.milliseconds(Int64(task.request.timeout * 1000))
+        // A timeout past a day is as good as none, and can't overflow.
+        let timeout = Duration.milliseconds(Int64(min(max(task.request.timeout, 0), 86400) * 1000))
         while (try? await Task.sleep(for: watchInterval)) != nil {
             live.recordIfChanged()
             if Date() >= task.resourceDeadline {

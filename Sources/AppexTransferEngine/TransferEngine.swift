@@ -68,7 +68,9 @@ public actor TransferEngine {
             }
             let timer = next.map { date in
                 Task { [weak self] in
-                    try? await Task.sleep(for: .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1000) + 1))
+                    // At most an hour, so that no date read from the registry can overflow the sleep;
+                    // waking early only means looking again.
+                    try? await Task.sleep(for: .milliseconds(Int64(min(max(0, date.timeIntervalSinceNow), 3600) * 1000) + 1))
                     self?.wake()
                 }
             }
@@ -171,8 +173,11 @@ public actor TransferEngine {
         if task.attempts >= policy.maximumAttempts {
             try end(task, .failed, error: "gave up after \(task.attempts) attempts: \(reason)")
         } else {
+            // No later than the resource deadline, where the task fails anyway: a server's
+            // Retry-After of a billion seconds must not make a date the registry can't keep.
             let delay = policy.retryDelay(after: task.attempts, retryAfter: retryAfter)
-            try registry.retryTransfer(task.id, at: Date().addingTimeInterval(delay.timeInterval), reason: reason)
+            let next = min(Date().addingTimeInterval(delay.timeInterval), task.resourceDeadline)
+            try registry.retryTransfer(task.id, at: next, reason: reason)
         }
     }
 

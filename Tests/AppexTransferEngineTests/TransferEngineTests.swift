@@ -161,6 +161,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: partial.path), "the kept bytes go")
     }
 
+    @Test func anAbsurdRetryAfterWaitsNoLongerThanTheResourceDeadline() async throws {
+        server.script("/bytes/1000", [.answer(503, headers: ["Retry-After": "9000000000000000000"])])
+        let task = try registry.addTransfer(download("/bytes/1000", resourceTimeout: 1))
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .failed && ended.attempts == 1)
+        #expect(ended.error == "its resource timeout (1 s) passed before it could finish")
+    }
+
     // MARK: Cancelling and stopping
 
     @Test func cancellingARunningTaskEndsItOnceAndTheEngineGoesOn() async throws {
