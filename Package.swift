@@ -37,6 +37,7 @@ var package = Package(
     products: [
         .executable(name: "appex", targets: ["appex"]),
         .executable(name: "appexd", targets: ["appexd"]),
+        .executable(name: "appex-transfers", targets: ["appex-transfers"]),
         .library(name: "AppexCore", targets: ["AppexCore"]),
         .library(name: "AppexBundles", targets: ["AppexBundles"]),
         .library(name: "AppexRegistry", targets: ["AppexRegistry"]),
@@ -92,7 +93,7 @@ var package = Package(
         .target(
             name: "AppexTransferEngine",
             dependencies: [
-                "AppexRegistry", "AppexSystem",
+                "AppexCore", "AppexRegistry", "AppexSystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -137,11 +138,13 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "appexd",
+                "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "appexd", "appex-transfers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
         .executableTarget(name: "appexd", dependencies: ["AppexCore", "AppexDaemon"], linkerSettings: staticSwiftLinkerSettings),
+        // The transfers' process, which appexd starts when there is work (docs/transfers.md).
+        .executableTarget(name: "appex-transfers", dependencies: ["AppexCore", "AppexTransferEngine"], linkerSettings: staticSwiftLinkerSettings),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexCore"]),
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexSystem", "CAppexSystem", "AppexTesting"]),
@@ -149,7 +152,7 @@ var package = Package(
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
-        .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexRegistry", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
+        .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexCore", "AppexRegistry", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
                                                                     .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
@@ -164,7 +167,7 @@ var package = Package(
         // A second process of an app group, for the tests of shared defaults and containers.
         // A containing app that uses app-only API, for AppexApplication's tests and `appex validate`'s.
         .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
-        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexGroups", "AppexToday", .product(name: "GRDB", package: "GRDB.swift")],
+        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexCore", "AppexGroups", "AppexIPC", "AppexSystem", "AppexToday", "AppexWire", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",
@@ -176,7 +179,8 @@ var package = Package(
             name: "AppexRuntimeTests",
             dependencies: [
                 "AppexCore", "AppexGroups", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
-                "AppexShare", "AppexSystem", "AppexTesting", "AppexToday", "AppexWire",
+                "AppexShare", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexToday", "AppexWire",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ] + sampleExecutables.map {

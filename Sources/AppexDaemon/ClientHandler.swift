@@ -91,6 +91,14 @@ final class ClientHandler: Sendable {
                 return refuse("WidgetHasContent needs protocol version \(WireVersion.widgetContent); this connection speaks \(version)")
             }
             send(.widgetHasContentResult(WidgetContentSettings.answer(setting, from: caller(), registry: supervisor.registry)))
+        case .transferAttach, .transferCreate, .transferCancel, .transferAcknowledge:
+            guard version >= WireVersion.transfers else {
+                return refuse("\(message.name) needs protocol version \(WireVersion.transfers); this connection speaks \(version)")
+            }
+            let caller = TransferSessions.Caller(id: client.id, name: client.name, pid: client.credentials.processID, bundle: caller()) { [self] in
+                send($0)
+            }
+            supervisor.transferSessions.handle(message, descriptors: incoming.descriptors, from: caller)
         default:
             refuse("\(message.name) is not something a client sends to appexd")
         }

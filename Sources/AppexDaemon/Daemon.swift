@@ -1,6 +1,7 @@
 import AppexCore
 import AppexIPC
 import AppexRegistry
+import AppexSystem
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -9,8 +10,10 @@ import UnixSignals
 /// appexd: the per-user daemon. It answers queries, launches extensions for hosts'
 /// requests, and supervises them under their point's policy.
 ///
-/// It is a `ServiceGroup` of two services: the listener and the supervisor. SIGTERM and
-/// SIGINT shut it down gracefully: running extensions are told, then ended.
+/// It is a `ServiceGroup` of three services: the listener, the supervisor, and the one that
+/// keeps the transfers' process (appex-transfers) running while there are transfers to
+/// perform. SIGTERM and SIGINT shut it down gracefully: running extensions are told, then
+/// ended. Transfers go on in their own process.
 ///
 /// ```swift
 /// try await Daemon(configuration: DaemonConfiguration(home: .current)).run()
@@ -27,7 +30,7 @@ public struct Daemon: Sendable {
     public func run() async throws {
         let home = configuration.home
         try home.prepareRuntimeDirectory()
-        guard let lock = try DaemonLock.acquire(at: home.daemonLockURL.path) else {
+        guard let lock = try ProcessLock.acquire(at: home.daemonLockURL.path) else {
             throw DaemonError.alreadyRunning(socket: home.daemonSocketURL.path)
         }
         let registry = try Registry(home: home)
@@ -43,7 +46,8 @@ public struct Daemon: Sendable {
         var logger = Logger(label: "appexd")
         logger.logLevel = .notice
         let group = ServiceGroup(
-            services: [SupervisorService(supervisor: supervisor), ListenerService(listener: listener, supervisor: supervisor)],
+            services: [SupervisorService(supervisor: supervisor), ListenerService(listener: listener, supervisor: supervisor),
+                       TransferService(sessions: supervisor.transferSessions, checkInterval: configuration.transfersCheckInterval)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             cancellationSignals: [],
             logger: logger

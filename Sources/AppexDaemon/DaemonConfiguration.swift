@@ -19,13 +19,15 @@ public struct DaemonConfiguration: Sendable {
     public var memoryLimitOverride: Int?
     /// Overrides every point's limit on processes and threads, for tests and tuning.
     public var processLimitOverride: Int?
+    /// How often appexd checks that the transfers' process runs while there are transfers.
+    public var transfersCheckInterval: Duration
     /// The sandbox extensions run in: this kernel's layers, strict as `APPEX_SANDBOX` says.
     public var sandbox: Sandbox
 
     public init(home: AppexHome, terminationGrace: Duration = .seconds(1), tickInterval: Duration = .milliseconds(50),
                 idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil,
                 requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil, processLimitOverride: Int? = nil,
-                sandbox: Sandbox = Sandbox()) {
+                transfersCheckInterval: Duration = .seconds(10), sandbox: Sandbox = Sandbox()) {
         self.home = home
         self.terminationGrace = terminationGrace
         self.tickInterval = tickInterval
@@ -34,12 +36,13 @@ public struct DaemonConfiguration: Sendable {
         self.requestDeadlineOverride = requestDeadlineOverride
         self.memoryLimitOverride = memoryLimitOverride
         self.processLimitOverride = processLimitOverride
+        self.transfersCheckInterval = transfersCheckInterval
         self.sandbox = sandbox
     }
 
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS`,
-    /// `APPEX_REQUEST_DEADLINE_MS` and `APPEX_TERMINATION_GRACE_MS` (milliseconds), `APPEX_MEMORY_LIMIT_MB` (mebibytes) and
-    /// `APPEX_PROCESS_LIMIT` (processes and threads).
+    /// `APPEX_REQUEST_DEADLINE_MS`, `APPEX_TERMINATION_GRACE_MS` and `APPEX_TRANSFERS_CHECK_MS` (milliseconds),
+    /// `APPEX_MEMORY_LIMIT_MB` (mebibytes) and `APPEX_PROCESS_LIMIT` (processes and threads).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
         func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
         var configuration = DaemonConfiguration(home: home)
@@ -47,6 +50,7 @@ public struct DaemonConfiguration: Sendable {
         configuration.launchDeadlineOverride = milliseconds("APPEX_LAUNCH_DEADLINE_MS")
         configuration.requestDeadlineOverride = milliseconds("APPEX_REQUEST_DEADLINE_MS")
         if let grace = milliseconds("APPEX_TERMINATION_GRACE_MS") { configuration.terminationGrace = grace }
+        if let check = milliseconds("APPEX_TRANSFERS_CHECK_MS") { configuration.transfersCheckInterval = check }
         configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }
         configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
         return configuration

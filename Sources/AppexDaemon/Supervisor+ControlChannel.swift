@@ -8,7 +8,7 @@ import Synchronization
 
 /// The extension's control channel (its descriptor 3): its greeting and check-in, the
 /// failure it reports when it can't start, its requests to open URLs, its questions for its
-/// app groups' containers, and its requests for files the user picks.
+/// app groups' containers, its requests for files the user picks, and its background sessions.
 extension Supervisor {
     func handleControl(_ incoming: IncomingMessage, session: UInt64) {
         switch incoming.message {
@@ -37,6 +37,13 @@ extension Supervisor {
             try? record.control.send(.widgetHasContentResult(WidgetContentSettings.answer(setting, from: .success(CallingBundle(record.installed)), registry: registry)))
         case .pickFiles(let request):
             pickFiles(request, session: session)
+        case .transferAttach, .transferCreate, .transferCancel, .transferAcknowledge:
+            guard let record = state.withLock({ $0.processes[session] }) else { return }
+            let caller = TransferSessions.Caller(id: session, name: record.label, pid: record.process.processID,
+                                                 bundle: .success(CallingBundle(record.installed))) { [control = record.control] in
+                try? control.send($0)
+            }
+            transferSessions.handle(incoming.message, descriptors: incoming.descriptors, from: caller)
         default:
             kill(session: session) {
                 Interruption(kind: .protocolError, message: "\($0.label) sent \(incoming.message.name) on its daemon channel, which never carries it")

@@ -32,10 +32,14 @@ final class Supervisor: Sendable {
     let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     /// Where extensions' standard output and error go: the daemon's own stderr.
     private let logDescriptor: FileDescriptor?
+    /// The background sessions and the processes attached to them.
+    let transferSessions: TransferSessions
 
     init(configuration: DaemonConfiguration, registry: Registry) {
         self.configuration = configuration
         self.registry = registry
+        transferSessions = TransferSessions(home: configuration.home, registry: registry,
+                                            transfers: TransfersProcess(home: configuration.home, registry: registry))
         let copy = fcntl(2, F_DUPFD_CLOEXEC, 3)
         self.logDescriptor = copy >= 0 ? FileDescriptor(owning: copy) : nil
     }
@@ -61,6 +65,7 @@ final class Supervisor: Sendable {
             for session in sessions { state.processes[session]?.requests.removeAll() }
             return sessions
         }
+        transferSessions.detach(id)
         for session in orphans { kill(session: session) }
     }
 
@@ -276,6 +281,7 @@ final class Supervisor: Sendable {
             cgroups.waitForBackgroundConfinements()
         }
         guard var record = state.withLock({ $0.processes.removeValue(forKey: session) }) else { return }
+        transferSessions.detach(session)
         let status = record.process.reap()
         record.control.close()
         if let cgroups = record.cgroups {

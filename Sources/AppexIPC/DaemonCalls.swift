@@ -36,33 +36,17 @@ public enum DaemonCalls {
     /// An app's call: a connection of its own for it, with the handshake first.
     private static func onOwnConnection(_ version: UInt32, _ message: @escaping @Sendable (UInt64) -> WireMessage)
         -> Result<WireMessage, DaemonCallError> {
-        let socket: FileDescriptor
+        let link: DaemonLink
         do throws(ErrorInfo) {
-            socket = try DaemonConnector.connect(home: .current, startIfNeeded: true)
+            link = try DaemonLink.open()
         } catch {
             return .failure(DaemonCallError("appexd could not be reached: \(error.message) \(error.recoverySuggestion)"))
         }
-        let connection = Connection(socket: socket, name: "appexd")
-        defer { connection.close() }
-        let welcome = Mutex<Welcome?>(nil)
-        let greeted = DispatchSemaphore(value: 0)
-        connection.start { incoming in
-            if case .welcome(let answer) = incoming.message {
-                welcome.withLock { $0 = answer }
-                greeted.signal()
-            }
-        } onClose: { _ in
-            greeted.signal()
+        defer { link.connection.close() }
+        guard let spoken = link.version, spoken >= version else {
+            return .failure(DaemonCallError("appexd speaks protocol version \(link.version ?? 0), which can't answer this (version \(version)); restart it with this build"))
         }
-        let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "app").lastPathComponent
-        guard (try? connection.send(.hello(Hello(role: .host, name: name)))) != nil,
-              greeted.wait(timeout: .now() + timeout) == .success, let spoken = welcome.withLock({ $0?.version }) else {
-            return .failure(DaemonCallError("appexd did not answer the handshake"))
-        }
-        guard spoken >= version else {
-            return .failure(DaemonCallError("appexd speaks protocol version \(spoken), which can't answer this (version \(version)); restart it with this build"))
-        }
-        return onChannel(connection)(version, message)
+        return onChannel(link.connection)(version, message)
     }
 
     /// Calls on `connection`, already greeted: an extension's control channel, or an app's own.

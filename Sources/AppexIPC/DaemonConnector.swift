@@ -44,13 +44,9 @@ public enum DaemonConnector {
 
     /// appexd: `APPEX_DAEMON` if set, else beside this program, else on PATH.
     public static func daemonExecutable() throws(ErrorInfo) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["APPEX_DAEMON"], !path.isEmpty { return path }
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = [beside.appendingPathComponent("appexd").path]
-            + (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/appexd" }
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
-        throw unreachable("appexd was not found beside \(beside.path) or on PATH", "Build it with `swift build`, or set APPEX_DAEMON to its path.")
+        let program = CompanionProgram.daemon
+        guard let path = program.locate() else { throw unreachable(program.notFound.message, program.notFound.suggestion) }
+        return path
     }
 
     /// The code of an error that says appexd can't be reached, has gone, or is shutting down.

@@ -27,6 +27,9 @@ final class ExtensionRuntime: Sendable {
 
     let bundleIdentifier: String
     let control: Connection
+    /// The control channel as this process's link to appexd, which hears what appexd
+    /// sends unasked: its background sessions' news.
+    let link: DaemonLink
     let session: Connection
     private let loads: PendingLoads
     private let state = Mutex(State())
@@ -37,6 +40,7 @@ final class ExtensionRuntime: Sendable {
         self.bundleIdentifier = bundleIdentifier
         self.begin = begin
         control = Connection(socket: FileDescriptor(owning: Self.controlDescriptor), name: "appexd")
+        link = DaemonLink(connection: control)
         session = Connection(socket: FileDescriptor(owning: Self.sessionDescriptor), name: "host")
         loads = PendingLoads(connection: session)
     }
@@ -46,6 +50,7 @@ final class ExtensionRuntime: Sendable {
         control.start { [self] incoming in
             handleControl(incoming.message)
         } onClose: { [self] closure in
+            link.end("appexd closed the control channel (\(closure))")
             end("appexd closed the control channel (\(closure))")
         }
         session.start { [self] incoming in
@@ -62,8 +67,8 @@ final class ExtensionRuntime: Sendable {
 
     private func handleControl(_ message: WireMessage) {
         switch message {
-        case .welcome:
-            break
+        case .welcome, .transferUpdate, .transferEvents:
+            link.deliver(message)
         case .goodbye(let goodbye):
             end(goodbye.reason.isEmpty ? nil : "appexd ends this extension: \(goodbye.reason)")
         case .failure(let failure):

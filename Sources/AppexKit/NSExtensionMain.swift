@@ -43,6 +43,7 @@ public func NSExtensionMain() -> Never {
         }
     }
     DaemonCalls.install(DaemonCalls.onChannel(runtime.control))
+    DaemonLink.install(runtime.link)
     runtime.start()
     dispatchMain()
 }

@@ -59,6 +59,13 @@ extension Registry {
         }
     }
 
+    /// Whether any task is still to run or running: work for the transfers' process.
+    public func hasUnfinishedTransfers() throws(RegistryError) -> Bool {
+        try read("look for unfinished transfers") { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM transferTask WHERE state IN ('waiting', 'running'))") ?? false
+        }
+    }
+
     /// Starts an attempt at the waiting task `id`: marks it running and counts the attempt.
     /// Returns the task as it now is, or nil if it isn't waiting (it ended, or runs already).
     public func startTransfer(_ id: UUID) throws(RegistryError) -> TransferTask? {

@@ -51,4 +51,21 @@ extension FileDescriptor {
         }
         output.close()
     }
+
+    /// Gives the open file a new name at `path` (a hard link, through `/proc/self/fd`), so it
+    /// lives on there whoever removes its other names. Throws `EXDEV` if `path` is on another
+    /// file system, `EPERM` if the kernel won't link a file of another owner, `ENOENT` if the
+    /// file has no name left: then copy it (``copyContents(toNewFileAt:)``).
+    public func link(toNewFileAt path: String) throws(SystemError) {
+        let source = "/proc/self/fd/\(rawValue)"
+        _ = try retrying("linkat", subject: path) { linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW) }
+    }
+
+    /// Whether the descriptor was opened for reading.
+    public func isOpenForReading() throws(SystemError) -> Bool {
+        let raw = rawValue
+        let flags = try retrying("fcntl(F_GETFL)") { fcntl(raw, F_GETFL) }
+        let pathOnly: Int32 = 0o10000000  // O_PATH, which Glibc's module doesn't export
+        return flags & pathOnly == 0 && flags & O_ACCMODE != O_WRONLY
+    }
 }

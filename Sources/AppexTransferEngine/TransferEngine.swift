@@ -46,25 +46,39 @@ public actor TransferEngine {
         self.report = report
     }
 
-    /// Performs transfers until the calling task is cancelled. Then it stops the running
-    /// attempts, which wait to run again, and shuts its HTTP client down.
-    public func run() async {
+    /// Performs transfers until the calling task is cancelled or, given `idleGrace`, until no
+    /// task has been waiting or running for that long. Then it stops the running attempts,
+    /// which wait to run again, and shuts its HTTP client down.
+    public func run(untilIdleFor idleGrace: Duration? = nil) async {
         do {
             try registry.requeueInterruptedTransfers()
         } catch {
             report("could not requeue the transfers an earlier engine was running: \(error)")
         }
         var wakes = wakes.stream.makeAsyncIterator()
+        var idleSince: ContinuousClock.Instant?
         while !Task.isCancelled {
             var next: Date?
+            var looked = true
             do {
+                try stopAttemptsEndedElsewhere()
                 next = try startRunnable()
             } catch {
                 report("could not read the transfers to run; trying again in a second: \(error)")
                 next = Date().addingTimeInterval(1)
+                looked = false
             }
             if running.isEmpty {
                 await shutDownClient()
+            }
+            if let idleGrace, looked, running.isEmpty, next == nil {
+                let now = ContinuousClock.now
+                let since = idleSince ?? now
+                idleSince = since
+                if now - since >= idleGrace { break }
+                next = Date().addingTimeInterval((since + idleGrace - now).timeInterval)
+            } else {
+                idleSince = nil
             }
             let timer = next.map { date in
                 Task { [weak self] in
@@ -80,7 +94,7 @@ public actor TransferEngine {
         await stopAttempts()
     }
 
-    /// Asks the engine to look at the registry again: a task was added.
+    /// Asks the engine to look at the registry again: a task was added, or one ended elsewhere.
     public nonisolated func wake() {
         wakes.continuation.yield()
     }
@@ -99,6 +113,16 @@ public actor TransferEngine {
             observer(task)
         }
         return true
+    }
+
+    /// Stops the attempts at tasks that ended elsewhere, such as cancelled by appexd for a
+    /// process attached to their session, or whose app was uninstalled.
+    private func stopAttemptsEndedElsewhere() throws(RegistryError) {
+        for (id, entry) in running {
+            if let task = try registry.transfer(id), !task.state.isFinal { continue }
+            entry.live.interrupt(.cancelled)
+            entry.attempt.cancel()
+        }
     }
 
     /// Starts the waiting tasks that may run now, as many as the policy allows, and returns

@@ -33,6 +33,15 @@ public enum WireMessage: Sendable, Hashable {
     case pickedFiles(PickedFiles)
     case widgetHasContent(WidgetHasContent)
     case widgetHasContentResult(WidgetHasContentResult)
+    // Background transfers: an app or an extension to daemon, and back
+    case transferAttach(TransferAttach)
+    case transferSession(TransferSession)
+    case transferCreate(TransferCreate)
+    case transferTaskResult(TransferTaskResult)
+    case transferCancel(TransferCancel)
+    case transferAcknowledge(TransferAcknowledge)
+    case transferUpdate(TransferUpdate)
+    case transferEvents(TransferEvents)
     // Host and extension, on their session
     case extensionRequest(RequestItems)
     case loadRequest(LoadRequest)
@@ -72,6 +81,14 @@ public enum WireMessage: Sendable, Hashable {
         case .pickedFiles: 36
         case .widgetHasContent: 37
         case .widgetHasContentResult: 38
+        case .transferAttach: 50
+        case .transferSession: 51
+        case .transferCreate: 52
+        case .transferTaskResult: 53
+        case .transferCancel: 54
+        case .transferAcknowledge: 55
+        case .transferUpdate: 56
+        case .transferEvents: 57
         case .extensionRequest: 40
         case .loadRequest: 41
         case .loadResult: 42
@@ -112,6 +129,14 @@ public enum WireMessage: Sendable, Hashable {
         case .pickedFiles: "PickedFiles"
         case .widgetHasContent: "WidgetHasContent"
         case .widgetHasContentResult: "WidgetHasContentResult"
+        case .transferAttach: "TransferAttach"
+        case .transferSession: "TransferSession"
+        case .transferCreate: "TransferCreate"
+        case .transferTaskResult: "TransferTaskResult"
+        case .transferCancel: "TransferCancel"
+        case .transferAcknowledge: "TransferAcknowledge"
+        case .transferUpdate: "TransferUpdate"
+        case .transferEvents: "TransferEvents"
         case .extensionRequest: "ExtensionRequest"
         case .loadRequest: "LoadRequest"
         case .loadResult: "LoadResult"
@@ -148,6 +173,14 @@ public enum WireMessage: Sendable, Hashable {
         case .pickedFiles(let m): m.encoded()
         case .widgetHasContent(let m): m.encoded()
         case .widgetHasContentResult(let m): m.encoded()
+        case .transferAttach(let m): m.encoded()
+        case .transferSession(let m): m.encoded()
+        case .transferCreate(let m): m.encoded()
+        case .transferTaskResult(let m): m.encoded()
+        case .transferCancel(let m): m.encoded()
+        case .transferAcknowledge(let m): m.encoded()
+        case .transferUpdate(let m): m.encoded()
+        case .transferEvents(let m): m.encoded()
         case .extensionRequest(let m), .completeRequest(let m): m.encoded()
         case .loadRequest(let m): m.encoded()
         case .loadResult(let m): m.encoded()
@@ -200,6 +233,14 @@ public enum WireMessage: Sendable, Hashable {
         case 36: self = .pickedFiles(try PickedFiles(decoding: p))
         case 37: self = .widgetHasContent(try WidgetHasContent(decoding: p))
         case 38: self = .widgetHasContentResult(try WidgetHasContentResult(decoding: p))
+        case 50: self = .transferAttach(try TransferAttach(decoding: p))
+        case 51: self = .transferSession(try TransferSession(decoding: p))
+        case 52: self = .transferCreate(try TransferCreate(decoding: p))
+        case 53: self = .transferTaskResult(try TransferTaskResult(decoding: p))
+        case 54: self = .transferCancel(try TransferCancel(decoding: p))
+        case 55: self = .transferAcknowledge(try TransferAcknowledge(decoding: p))
+        case 56: self = .transferUpdate(try TransferUpdate(decoding: p))
+        case 57: self = .transferEvents(try TransferEvents(decoding: p))
         case 40: self = .extensionRequest(try RequestItems(decoding: p))
         case 41: self = .loadRequest(try LoadRequest(decoding: p))
         case 42: self = .loadResult(try LoadResult(decoding: p))
@@ -215,7 +256,8 @@ public enum WireMessage: Sendable, Hashable {
 extension WireMessage {
     /// For an answer to a call, the call's number: a `Failure`, `Pong`, `QueryResult`,
     /// `RequestStarted`, `ProcessList`, `OpenURLResult`, `GroupContainerResult`,
-    /// `PickedFiles` or `WidgetHasContentResult`. Nil for every other message.
+    /// `PickedFiles`, `WidgetHasContentResult`, `TransferSession` or `TransferTaskResult`.
+    /// Nil for every other message.
     public var callNumber: UInt64? {
         switch self {
         case .failure(let m): m.call == 0 ? nil : m.call
@@ -227,6 +269,8 @@ extension WireMessage {
         case .groupContainerResult(let m): m.call
         case .pickedFiles(let m): m.call
         case .widgetHasContentResult(let m): m.call
+        case .transferSession(let m): m.call
+        case .transferTaskResult(let m): m.call
         default: nil
         }
     }

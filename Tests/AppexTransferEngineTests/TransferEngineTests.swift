@@ -8,25 +8,10 @@ import Testing
 
 /// The engine against a real HTTP server on loopback: downloads and uploads streamed,
 /// resumed, retried, given up on, cancelled and stopped, each ending once in the registry.
-@Suite final class TransferEngineTests {
-    let test: TestHome
-    let registry: Registry
-    let server: LoopbackHTTPServer
+@Suite final class TransferEngineTests: TransferFixture {
     /// Short waits, so that five attempts take a moment.
     static let policy = TransferPolicy(firstRetryDelay: .milliseconds(50), longestRetryDelay: .milliseconds(200),
                                        progressInterval: .milliseconds(50), watchInterval: .milliseconds(50))
-
-    init() async throws {
-        test = try TestHome()
-        registry = try Registry(home: test.home)
-        try await AssembledSamples.install(into: registry, only: ["Notes.app"])
-        server = try await LoopbackHTTPServer.start()
-    }
-
-    deinit {
-        let server = server
-        Task { await server.stop() }
-    }
 
     // MARK: Downloads
 
@@ -214,14 +199,11 @@ import Testing
     // MARK: Helpers
 
     func download(_ path: String, timeout: TimeInterval = 60, resourceTimeout: TimeInterval = TransferTask.defaultResourceTimeout) -> TransferTask {
-        TransferTask(appIdentifier: "com.example.notes", sessionIdentifier: "com.example.notes.transfers", groupIdentifier: "group.com.example.notes",
-                     owner: "com.example.notes.share", kind: .download, request: .init(url: server.url(path), timeout: timeout),
-                     destination: test.scratch.appendingPathComponent("Transfers/\(UUID().uuidString)"), resourceTimeout: resourceTimeout)
+        SampleTransfers.download(server.url(path), into: test.scratch, timeout: timeout, resourceTimeout: resourceTimeout)
     }
 
     func upload(_ file: URL, to path: String) -> TransferTask {
-        TransferTask(appIdentifier: "com.example.notes", sessionIdentifier: "com.example.notes.transfers", groupIdentifier: "group.com.example.notes",
-                     owner: "com.example.notes.share", kind: .upload, request: .init(url: server.url(path), method: "POST"), bodyFile: file)
+        SampleTransfers.upload(file, to: server.url(path))
     }
 
     func makeFile(bytes count: Int) throws -> URL {

@@ -56,6 +56,12 @@ enum WireSamples {
         .error(ErrorInfo(domain: "", code: 0, message: "")),
     ]
 
+    /// A task well along, with every field set.
+    static let transferTask = TransferTaskInfo(taskIdentifier: 1, id: firstID.uuidString, kind: "upload", url: "https://example.com/up", method: "PUT",
+                                               state: "running", bytesSent: 1 << 33, bytesExpectedToSend: 1 << 34, bytesReceived: 0,
+                                               bytesExpectedToReceive: -1, statusCode: 0, error: "the server answered 503 Service Unavailable",
+                                               owner: "com.example.notes.share")
+
     static let richItem = WireItem(
         attributedTitle: attributedTitle,
         attributedContentText: AttributedText(text: ""),
@@ -139,6 +145,22 @@ enum WireSamples {
         .widgetHasContent(WidgetHasContent(call: 19, widgetIdentifier: "com.example.notes.widget", hasContent: false)),
         .widgetHasContentResult(WidgetHasContentResult(call: 18)),
         .widgetHasContentResult(WidgetHasContentResult(call: 19, reason: "only its containing app, com.example.notes, and that app's extensions may")),
+        .transferAttach(TransferAttach(call: 20, sessionIdentifier: "com.example.notes.uploads", groupIdentifier: "group.com.example.notes")),
+        .transferSession(TransferSession(call: 20, tasks: [transferTask, TransferTaskInfo(taskIdentifier: 2, id: secondID.uuidString, kind: "download",
+                                                                                           url: "https://example.com/a.zip", method: "GET", state: "waiting")])),
+        .transferSession(TransferSession(call: 21, tasks: [])),
+        .transferCreate(TransferCreate(call: 22, sessionIdentifier: "com.example.notes.uploads", kind: "upload", url: "https://example.com/up",
+                                       method: "PUT", headers: [TransferHeader(name: "Content-Type", value: "video/mp4")],
+                                       timeoutMilliseconds: 30000, resourceTimeoutMilliseconds: 86_400_000)),
+        .transferTaskResult(TransferTaskResult(call: 22, task: transferTask)),
+        .transferCancel(TransferCancel(call: 23, sessionIdentifier: "com.example.notes.uploads", taskIdentifier: 1)),
+        .transferAcknowledge(TransferAcknowledge(sessionIdentifier: "com.example.notes.uploads", sequence: 41)),
+        .transferUpdate(TransferUpdate(sessionIdentifier: "com.example.notes.uploads", task: transferTask)),
+        .transferEvents(TransferEvents(sessionIdentifier: "com.example.notes.uploads", events: [
+            TransferEventInfo(sequence: 40, kind: "finishedDownloading", location: "/home/u/.local/share/appex/Groups/g/Library/Caches/Transfers/x", task: transferTask),
+            TransferEventInfo(sequence: 41, kind: "completed", task: transferTask),
+        ], backlog: true)),
+        .transferEvents(TransferEvents(sessionIdentifier: "s", events: [])),
         .extensionRequest(RequestItems(requestID: firstID, items: [richItem, WireItem()])),
         .loadRequest(LoadRequest(loadID: 14, requestID: secondID, providerID: 3, typeIdentifier: "public.image", kind: .item)),
         .loadResult(LoadResult(loadID: 15, typeIdentifier: "public.jpeg", payload: .descriptor(slot: 1, length: 4096, filename: "a.jpg"))),

@@ -7,6 +7,13 @@ extension AppexHome {
     public var daemonLockURL: URL { runtimeDirectory.appendingPathComponent("appexd.lock") }
     /// Where a daemon started on demand writes its log.
     public var daemonLogURL: URL { runtimeDirectory.appendingPathComponent("appexd.log") }
+    /// The socket of the transfers' process (appex-transfers), while it runs: a connection
+    /// to it asks it to look at the registry again.
+    public var transfersSocketURL: URL { runtimeDirectory.appendingPathComponent("transfers.sock") }
+    /// The lock the running transfers' process holds, so that only one performs a home's transfers.
+    public var transfersLockURL: URL { runtimeDirectory.appendingPathComponent("transfers.lock") }
+    /// Where the transfers' process writes its log.
+    public var transfersLogURL: URL { runtimeDirectory.appendingPathComponent("transfers.log") }
 
     /// Environment variables that make `AppexHome.current` select this home in a child
     /// process, such as a daemon started on its behalf.

@@ -49,6 +49,8 @@ public struct AppexHome: Sendable, Hashable {
     public var groupsDirectory: URL { dataDirectory.appendingPathComponent("Groups") }
     /// The registry database.
     public var registryURL: URL { dataDirectory.appendingPathComponent("registry.sqlite") }
+    /// `Transfers/Spool/`: the files of uploads in progress, linked or copied from the callers'.
+    public var transfersSpoolDirectory: URL { dataDirectory.appendingPathComponent("Transfers/Spool") }
 
     /// The private data container of the app or extension `bundleIdentifier`.
     public func container(for bundleIdentifier: String) -> URL {

@@ -141,7 +141,7 @@ public enum WireVersion {
     /// The lowest version accepted.
     public static let minimum: UInt32 = 1
     /// The version spoken by default.
-    public static let current: UInt32 = 7
+    public static let current: UInt32 = 8
     /// The first version with requests sent straight on a live session (`RequestBegun`)
     /// and cooperative idle ends (`SessionIdle`).
     public static let directRequests: UInt32 = 2
@@ -155,4 +155,6 @@ public enum WireVersion {
     public static let urlConfirmation: UInt32 = 6
     /// The first version with widgets' content settings (`WidgetHasContent`).
     public static let widgetContent: UInt32 = 7
+    /// Background transfers: `TransferAttach` and the rest of docs/transfers.md's messages.
+    public static let transfers: UInt32 = 8
 }

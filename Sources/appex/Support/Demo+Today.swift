@@ -21,7 +21,7 @@ extension Demo {
         for line in screen.frame(of: board.tiles).lines { print("  \(line)") }
 
         heading("Follow link [1] into the Notes app (appex today --open 1)")
-        let record = registry.home.container(for: "com.example.notes").appendingPathComponent("opened.txt")
+        let record = openedNoteRecord
         let link = await step("follow a link until Notes opens the note") { () async -> TodayReport.Link in
             let link = await board.followLink(numbered: 1, as: screen, confirmations: confirmations)
             // appexd launches the app in the background: wait, boundedly, for it to say so.
@@ -37,5 +37,11 @@ extension Demo {
         print("  Opened \(link.url) in \(link.app ?? "its app"); choosing it here was the confirmation")
         print("  Notes app — `notes opened`: the note, the URL, and the widget that asked:")
         try runInstalledApp("com.example.notes", ["opened"])
+    }
+
+    /// Where the Notes app records the note a link opened: appexd launches the app in the
+    /// background, so the record comes a little after the link is followed.
+    var openedNoteRecord: URL {
+        registry.home.container(for: "com.example.notes").appendingPathComponent("opened.txt")
     }
 }

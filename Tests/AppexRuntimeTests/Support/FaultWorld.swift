@@ -56,7 +56,7 @@ final class FaultWorld: Sendable {
     }
 
     deinit {
-        for pid in daemons() { kill(pid, SIGKILL) }
+        for pid in daemons() + transferProcesses() { kill(pid, SIGKILL) }
         // The extensions die with their daemon; these are only the ones a broken daemon left.
         for pid in extensionProcesses() { kill(pid, SIGKILL) }
     }
@@ -100,19 +100,34 @@ final class FaultWorld: Sendable {
 
     /// The live appexd processes serving this home, found from /proc.
     func daemons() -> [Int32] {
+        let found = homeProcesses(running: "appexd")
+        daemonPIDs.withLock { $0.formUnion(found) }
+        return found
+    }
+
+    /// The live transfers' processes (appex-transfers) of this home, found from /proc.
+    func transferProcesses() -> [Int32] {
+        homeProcesses(running: "appex-transfers")
+    }
+
+    /// The live processes of `program` whose environment selects this home.
+    private func homeProcesses(running program: String) -> [Int32] {
         let home = "APPEX_HOME=\(test.home.dataDirectory.path)"
-        let found = Self.processes().filter { pid in
-            guard Self.executable(of: pid)?.hasSuffix("/appexd") == true,
+        return Self.processes().filter { pid in
+            guard Self.executable(of: pid)?.hasSuffix("/\(program)") == true,
                   let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
             return environ.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == home }
         }
-        daemonPIDs.withLock { $0.formUnion(found) }
-        return found
     }
 
     /// What appexd wrote, with what its extensions wrote to standard error: for failure messages.
     var daemonLog: String {
         (try? String(contentsOf: test.home.daemonLogURL, encoding: .utf8)) ?? "(no log)"
+    }
+
+    /// What the transfers' processes wrote: for failure messages.
+    var transfersLog: String {
+        (try? String(contentsOf: test.home.transfersLogURL, encoding: .utf8)) ?? "(no log)"
     }
 
     // MARK: The app

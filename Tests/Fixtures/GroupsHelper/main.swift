@@ -19,6 +19,14 @@
 //   sqlite-hold DATABASE                  prints "holding" from inside a write transaction, and waits there for ever
 //   widget-content WIDGET true|false      NCWidgetController's updateHasContent for WIDGET: prints "kept",
 //                                         or the error
+//   transfer-attach SESSION GROUP         attaches to a background session, prints "attached", and stays
+//                                         attached until standard input closes (TransferCommands.swift)
+//   transfer-upload SESSION GROUP URL FILE [wait|cancel]  makes an upload task of FILE, prints "created N",
+//                                         and exits; with `wait` prints its events as transfer-events does,
+//                                         with `cancel` cancels it first
+//   transfer-download SESSION GROUP URL [wait|cancel]  the same for a download of URL
+//   transfer-events SESSION GROUP         prints the session's events until a task completes, then
+//                                         acknowledges them
 import AppexGroups
 import AppexToday
 import Foundation
@@ -134,6 +142,14 @@ case ("widget-content", 3):
     } catch {
         say("\(error)")
     }
+case ("transfer-attach", 3):
+    try transferAttach(arguments[1], arguments[2])
+case ("transfer-upload", 5), ("transfer-upload", 6):
+    try transferTask("upload", arguments[1], arguments[2], arguments[3], file: arguments[4], then: arguments.count == 6 ? arguments[5] : nil)
+case ("transfer-download", 4), ("transfer-download", 5):
+    try transferTask("download", arguments[1], arguments[2], arguments[3], file: nil, then: arguments.count == 5 ? arguments[4] : nil)
+case ("transfer-events", 3):
+    try transferEvents(arguments[1], arguments[2])
 default:
     FileHandle.standardError.write(Data("usage: see the top of Tests/Fixtures/GroupsHelper/main.swift\n".utf8))
     exit(64)

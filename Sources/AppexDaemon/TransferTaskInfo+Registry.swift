@@ -1,0 +1,13 @@
+import AppexRegistry
+import AppexWire
+import Foundation
+
+extension TransferTaskInfo {
+    /// `task` as its session's process sees it.
+    init(_ task: TransferTask) {
+        self.init(taskIdentifier: UInt64(task.taskIdentifier), id: task.id.uuidString, kind: task.kind.rawValue, url: task.request.url.absoluteString,
+                  method: task.request.method, state: task.state.rawValue, bytesSent: task.bytesSent,
+                  bytesExpectedToSend: task.bytesExpectedToSend, bytesReceived: task.bytesReceived,
+                  bytesExpectedToReceive: task.bytesExpectedToReceive, statusCode: task.statusCode ?? 0, error: task.error ?? "", owner: task.owner)
+    }
+}

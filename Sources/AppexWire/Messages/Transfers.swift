@@ -1,0 +1,427 @@
+/// `TransferAttach` in docs/wire.proto: attaches the sender to one background session of its
+/// containing app (`URLSession(configuration: .background(withIdentifier:))`), naming the
+/// app group whose container its downloads land in. appexd answers `TransferSession`, or a
+/// `Failure` if another process is attached or the sender may not use the group.
+public struct TransferAttach: ProtoMessage, Hashable {
+    public var call: UInt64
+    public var sessionIdentifier: String
+    public var groupIdentifier: String
+
+    public init(call: UInt64, sessionIdentifier: String, groupIdentifier: String) {
+        self.call = call
+        self.sessionIdentifier = sessionIdentifier
+        self.groupIdentifier = groupIdentifier
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.uint(1, call)
+        writer.string(2, sessionIdentifier)
+        writer.string(3, groupIdentifier)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        self.init(call: 0, sessionIdentifier: "", groupIdentifier: "")
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: call = try reader.uint(field)
+            case 2: sessionIdentifier = try reader.string(field)
+            case 3: groupIdentifier = try reader.string(field)
+            default: try reader.skip(field)
+            }
+        }
+    }
+}
+
+/// `TransferSession` in docs/wire.proto: the answer to `TransferAttach`: the session's
+/// tasks. Its undelivered events follow as `TransferEvents` marked as the backlog.
+public struct TransferSession: ProtoMessage, Hashable {
+    public var call: UInt64
+    public var tasks: [TransferTaskInfo]
+
+    public init(call: UInt64, tasks: [TransferTaskInfo]) {
+        self.call = call
+        self.tasks = tasks
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.uint(1, call)
+        writer.messages(2, tasks)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        self.init(call: 0, tasks: [])
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: call = try reader.uint(field)
+            case 2: tasks.append(try reader.message(field))
+            default: try reader.skip(field)
+            }
+        }
+    }
+}
+
+/// `TransferCreate` in docs/wire.proto: a new task in the attached session. An upload
+/// carries its file as the frame's one descriptor, which appexd keeps for the task's life;
+/// a download carries none, and lands in the session's group container.
+public struct TransferCreate: ProtoMessage, Hashable {
+    public var call: UInt64
+    public var sessionIdentifier: String
+    /// `upload` or `download`.
+    public var kind: String
+    public var url: String
+    public var method: String
+    public var headers: [TransferHeader]
+    /// `timeoutIntervalForRequest`, in milliseconds; 0 for the default.
+    public var timeoutMilliseconds: UInt64
+    /// `timeoutIntervalForResource`, in milliseconds; 0 for the default.
+    public var resourceTimeoutMilliseconds: UInt64
+
+    public init(call: UInt64, sessionIdentifier: String, kind: String, url: String, method: String, headers: [TransferHeader] = [],
+                timeoutMilliseconds: UInt64 = 0, resourceTimeoutMilliseconds: UInt64 = 0) {
+        self.call = call
+        self.sessionIdentifier = sessionIdentifier
+        self.kind = kind
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.resourceTimeoutMilliseconds = resourceTimeoutMilliseconds
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.uint(1, call)
+        writer.string(2, sessionIdentifier)
+        writer.string(3, kind)
+        writer.string(4, url)
+        writer.string(5, method)
+        writer.messages(6, headers)
+        writer.uint(7, timeoutMilliseconds)
+        writer.uint(8, resourceTimeoutMilliseconds)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        self.init(call: 0, sessionIdentifier: "", kind: "", url: "", method: "")
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: call = try reader.uint(field)
+            case 2: sessionIdentifier = try reader.string(field)
+            case 3: kind = try reader.string(field)
+            case 4: url = try reader.string(field)
+            case 5: method = try reader.string(field)
+            case 6: headers.append(try reader.message(field))
+            case 7: timeoutMilliseconds = try reader.uint(field)
+            case 8: resourceTimeoutMilliseconds = try reader.uint(field)
+            default: try reader.skip(field)
+            }
+        }
+    }
+}
+
+/// `TransferHeader` in docs/wire.proto: one header field of a task's request.
+public struct TransferHeader: ProtoMessage, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.string(1, name)
+        writer.string(2, value)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        self.init(name: "", value: "")
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: name = try reader.string(field)
+            case 2: value = try reader.string(field)
+            default: try reader.skip(field)
+            }
+        }
+    }
+}
+
+/// `TransferTaskResult` in docs/wire.proto: the task a `TransferCreate` made or a
+/// `TransferCancel` ended, as it now stands.
+public struct TransferTaskResult: ProtoMessage, Hashable {
+    public var call: UInt64
+    public var task: TransferTaskInfo
+
+    public init(call: UInt64, task: TransferTaskInfo) {
+        self.call = call
+        self.task = task
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.uint(1, call)
+        writer.message(2, task)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        var call: UInt64 = 0
+        var task: TransferTaskInfo?
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: call = try reader.uint(field)
+            case 2: task = try reader.message(field)
+            default: try reader.skip(field)
+            }
+        }
+        guard let task else { throw reader.missing("task", in: "TransferTaskResult") }
+        self.init(call: call, task: task)
+    }
+}
+
+/// `TransferCancel` in docs/wire.proto: cancels a task of the attached session
+/// (`URLSessionTask.cancel()`); appexd answers `TransferTaskResult`.
+public struct TransferCancel: ProtoMessage, Hashable {
+    public var call: UInt64
+    public var sessionIdentifier: String
+    public var taskIdentifier: UInt64
+
+    public init(call: UInt64, sessionIdentifier: String, taskIdentifier: UInt64) {
+        self.call = call
+        self.sessionIdentifier = sessionIdentifier
+        self.taskIdentifier = taskIdentifier
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.uint(1, call)
+        writer.string(2, sessionIdentifier)
+        writer.uint(3, taskIdentifier)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        self.init(call: 0, sessionIdentifier: "", taskIdentifier: 0)
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: call = try reader.uint(field)
+            case 2: sessionIdentifier = try reader.string(field)
+            case 3: taskIdentifier = try reader.uint(field)
+            default: try reader.skip(field)
+            }
+        }
+    }
+}
+
+/// `TransferAcknowledge` in docs/wire.proto: the attached session's events up to
+/// `sequence` were delivered; appexd forgets them, and removes a finished download's file
+/// if the delegate left it where it was handed over.
+public struct TransferAcknowledge: ProtoMessage, Hashable {
+    public var sessionIdentifier: String
+    public var sequence: UInt64
+
+    public init(sessionIdentifier: String, sequence: UInt64) {
+        self.sessionIdentifier = sessionIdentifier
+        self.sequence = sequence
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.string(1, sessionIdentifier)
+        writer.uint(2, sequence)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        self.init(sessionIdentifier: "", sequence: 0)
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: sessionIdentifier = try reader.string(field)
+            case 2: sequence = try reader.uint(field)
+            default: try reader.skip(field)
+            }
+        }
+    }
+}
+
+/// `TransferUpdate` in docs/wire.proto: appexd tells the attached process how a task of its
+/// session stands: its progress, or a change of its state.
+public struct TransferUpdate: ProtoMessage, Hashable {
+    public var sessionIdentifier: String
+    public var task: TransferTaskInfo
+
+    public init(sessionIdentifier: String, task: TransferTaskInfo) {
+        self.sessionIdentifier = sessionIdentifier
+        self.task = task
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.string(1, sessionIdentifier)
+        writer.message(2, task)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        var session = ""
+        var task: TransferTaskInfo?
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: session = try reader.string(field)
+            case 2: task = try reader.message(field)
+            default: try reader.skip(field)
+            }
+        }
+        guard let task else { throw reader.missing("task", in: "TransferUpdate") }
+        self.init(sessionIdentifier: session, task: task)
+    }
+}
+
+/// `TransferEvents` in docs/wire.proto: events of the attached session for its delegate, in
+/// order. `backlog` marks the ones that waited for the process to attach; after them the
+/// delegate hears `urlSessionDidFinishEvents(forBackgroundURLSession:)`.
+public struct TransferEvents: ProtoMessage, Hashable {
+    public var sessionIdentifier: String
+    public var events: [TransferEventInfo]
+    public var backlog: Bool
+
+    public init(sessionIdentifier: String, events: [TransferEventInfo], backlog: Bool = false) {
+        self.sessionIdentifier = sessionIdentifier
+        self.events = events
+        self.backlog = backlog
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.string(1, sessionIdentifier)
+        writer.messages(2, events)
+        writer.bool(3, backlog)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        self.init(sessionIdentifier: "", events: [])
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: sessionIdentifier = try reader.string(field)
+            case 2: events.append(try reader.message(field))
+            case 3: backlog = try reader.bool(field)
+            default: try reader.skip(field)
+            }
+        }
+    }
+}
+
+/// `TransferTaskInfo` in docs/wire.proto: one task as its session's process sees it.
+public struct TransferTaskInfo: ProtoMessage, Hashable {
+    public var taskIdentifier: UInt64
+    /// The task's UUID, which uploads send as `Idempotency-Key`.
+    public var id: String
+    /// `upload` or `download`.
+    public var kind: String
+    public var url: String
+    public var method: String
+    /// `waiting`, `running`, `completed`, `failed` or `cancelled`.
+    public var state: String
+    public var bytesSent: Int64
+    /// -1 while unknown.
+    public var bytesExpectedToSend: Int64
+    public var bytesReceived: Int64
+    /// -1 while unknown.
+    public var bytesExpectedToReceive: Int64
+    /// The server's answer; 0 until there is one.
+    public var statusCode: Int
+    /// Why the last attempt failed, or why the task did; empty if neither.
+    public var error: String
+    /// The bundle that made the task.
+    public var owner: String
+
+    public init(taskIdentifier: UInt64, id: String, kind: String, url: String, method: String, state: String,
+                bytesSent: Int64 = 0, bytesExpectedToSend: Int64 = -1, bytesReceived: Int64 = 0, bytesExpectedToReceive: Int64 = -1,
+                statusCode: Int = 0, error: String = "", owner: String = "") {
+        self.taskIdentifier = taskIdentifier
+        self.id = id
+        self.kind = kind
+        self.url = url
+        self.method = method
+        self.state = state
+        self.bytesSent = bytesSent
+        self.bytesExpectedToSend = bytesExpectedToSend
+        self.bytesReceived = bytesReceived
+        self.bytesExpectedToReceive = bytesExpectedToReceive
+        self.statusCode = statusCode
+        self.error = error
+        self.owner = owner
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.uint(1, taskIdentifier)
+        writer.string(2, id)
+        writer.string(3, kind)
+        writer.string(4, url)
+        writer.string(5, method)
+        writer.string(6, state)
+        writer.sint(7, bytesSent)
+        writer.sint(8, bytesExpectedToSend, always: true)
+        writer.sint(9, bytesReceived)
+        writer.sint(10, bytesExpectedToReceive, always: true)
+        writer.uint(11, UInt64(clamping: statusCode))
+        writer.string(12, error)
+        writer.string(13, owner)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        self.init(taskIdentifier: 0, id: "", kind: "", url: "", method: "", state: "")
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: taskIdentifier = try reader.uint(field)
+            case 2: id = try reader.string(field)
+            case 3: kind = try reader.string(field)
+            case 4: url = try reader.string(field)
+            case 5: method = try reader.string(field)
+            case 6: state = try reader.string(field)
+            case 7: bytesSent = try reader.sint(field)
+            case 8: bytesExpectedToSend = try reader.sint(field)
+            case 9: bytesReceived = try reader.sint(field)
+            case 10: bytesExpectedToReceive = try reader.sint(field)
+            case 11: statusCode = Int(try reader.uint(field, as: UInt16.self))
+            case 12: error = try reader.string(field)
+            case 13: owner = try reader.string(field)
+            default: try reader.skip(field)
+            }
+        }
+    }
+}
+
+/// `TransferEventInfo` in docs/wire.proto: one event for a session's delegate, kept by
+/// appexd until acknowledged.
+public struct TransferEventInfo: ProtoMessage, Hashable {
+    /// Its place in the order of all events; acknowledging it acknowledges those before.
+    public var sequence: UInt64
+    /// `finishedDownloading` (`didFinishDownloadingTo`) or `completed` (`didCompleteWithError`).
+    public var kind: String
+    /// A finished download's file.
+    public var location: String
+    /// The task as it ended.
+    public var task: TransferTaskInfo
+
+    public init(sequence: UInt64, kind: String, location: String = "", task: TransferTaskInfo) {
+        self.sequence = sequence
+        self.kind = kind
+        self.location = location
+        self.task = task
+    }
+
+    public func encode(to writer: inout ProtoWriter) {
+        writer.uint(1, sequence)
+        writer.string(2, kind)
+        writer.string(3, location)
+        writer.message(4, task)
+    }
+
+    public init(from reader: inout ProtoReader) throws(WireError) {
+        var sequence: UInt64 = 0
+        var kind = ""
+        var location = ""
+        var task: TransferTaskInfo?
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: sequence = try reader.uint(field)
+            case 2: kind = try reader.string(field)
+            case 3: location = try reader.string(field)
+            case 4: task = try reader.message(field)
+            default: try reader.skip(field)
+            }
+        }
+        guard let task else { throw reader.missing("task", in: "TransferEventInfo") }
+        self.init(sequence: sequence, kind: kind, location: location, task: task)
+    }
+}

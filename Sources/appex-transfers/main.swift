@@ -1,0 +1,29 @@
+// appex-transfers: performs a home's background transfers (docs/transfers.md). appexd starts
+// it when there is work; it exits once none has been left for a while (APPEX_TRANSFERS_IDLE_MS,
+// 30 s by default). SIGTERM and SIGINT stop it: the running attempts wait for the next one.
+import AppexCore
+import AppexTransferEngine
+import Dispatch
+import Foundation
+
+var worker = TransferWorker(home: .current)
+if let idle = ProcessInfo.processInfo.environment["APPEX_TRANSFERS_IDLE_MS"].flatMap(Int.init) {
+    worker.idleGrace = .milliseconds(idle)
+}
+let work = Task { try await worker.run() }
+let stops = [SIGTERM, SIGINT].map { number in
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number)
+    source.setEventHandler { work.cancel() }
+    source.resume()
+    return source
+}
+do {
+    if case .alreadyRunning(let pid) = try await work.value {
+        FileHandle.standardError.write(Data("appex-transfers: another process\(pid.map { " (pid \($0))" } ?? "") performs these transfers; nothing to do.\n".utf8))
+    }
+} catch {
+    FileHandle.standardError.write(Data("appex-transfers: \(error)\n".utf8))
+    exit(1)
+}
+withExtendedLifetime(stops) {}

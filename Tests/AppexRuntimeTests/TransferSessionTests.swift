@@ -1,0 +1,187 @@
+import AppexCore
+import AppexRegistry
+import AppexSamples
+import AppexSystem
+import AppexTestServer
+import AppexTesting
+import Crypto
+import Foundation
+import Testing
+
+/// Background sessions under the real appexd, from an installed app's real process (the
+/// groups helper): an upload that outlives the process that made it, its events waiting for
+/// the app, one process per session, and a group the app is not entitled to.
+@Suite(.timeLimit(.minutes(3))) final class TransferSessionTests {
+    let world: FaultWorld
+    let server: LoopbackHTTPServer
+    static let group = "group.com.example.faults"
+    static let session = "com.example.faults.uploads"
+
+    init() async throws {
+        world = try FaultWorld()
+        server = try await LoopbackHTTPServer.start()
+        try await world.startDaemon(BackgroundTransferTests.daemonSettings)
+    }
+
+    deinit {
+        let server = server
+        Task { await server.stop() }
+    }
+
+    @Test func anUploadOutlivesTheProcessThatMadeItAndItsEventsWaitForTheApp() async throws {
+        let app = try installApp()
+        let file = try makeFile(bytes: 4_000_000)
+        let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/video").absoluteString, file.path])
+        #expect(made.standardOutput == "created 1\n", "\(made.standardError)")
+
+        // The process is gone; the upload goes on.
+        let registry = try Registry(home: world.test.home)
+        let ended = await eventually(seconds: 30) { (try? registry.transfers(session: Self.session))?.first?.state.isFinal == true }
+        try #require(ended, "\(String(describing: try? registry.transfers(session: Self.session))); \(world.transfersLog)")
+        let upload = try #require(server.uploads(at: "/upload/video").last)
+        let hash = try sha256(of: file)
+        #expect(upload.bytes == 4_000_000 && upload.sha256 == hash, "the server holds every byte")
+
+        let delivered = try await run(app, ["transfer-events", Self.session, Self.group])
+        #expect(delivered.standardOutput == "event completed 1 completed 201 backlog\n", "\(delivered.standardError)")
+        #expect(try registry.transferEvents(appIdentifier: "com.example.grouped", session: Self.session).isEmpty, "acknowledged, they go")
+        let spool = try FileManager.default.contentsOfDirectory(atPath: world.test.home.transfersSpoolDirectory.path)
+        #expect(spool.isEmpty, "the ended upload's file went with its events: \(spool)")
+        #expect(FileManager.default.fileExists(atPath: file.path), "the app's own file stays")
+    }
+
+    @Test func theAttachedProcessHearsItsTaskComplete() async throws {
+        let app = try installApp()
+        let file = try makeFile(bytes: 100_000)
+        let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/note").absoluteString, file.path, "wait"])
+        #expect(made.standardOutput == "created 1\nevent completed 1 completed 201\n", "\(made.standardError)")
+    }
+
+    @Test func aSecondProcessAttachingToTheSessionIsRefusedUntilTheFirstGoes() async throws {
+        let app = try installApp()
+        let first = Process()
+        first.executableURL = app
+        first.arguments = ["transfer-attach", Self.session, Self.group]
+        first.environment = world.test.environment
+        let input = Pipe()
+        let output = Pipe()
+        first.standardInput = input
+        first.standardOutput = output
+        try first.run()
+        let said = output.fileHandleForReading.availableData
+        #expect(String(decoding: said, as: UTF8.self) == "attached\n")
+
+        let second = try await run(app, ["transfer-attach", Self.session, Self.group])
+        #expect(second.status == 1)
+        #expect(second.standardOutput.hasPrefix("refused NSURLErrorDomain -996: background session \(Self.session) of com.example.grouped is in use by "))
+        #expect(second.standardOutput.contains("(pid \(first.processIdentifier))"), "\(second.standardOutput)")
+
+        try input.fileHandleForWriting.close()
+        first.waitUntilExit()
+        let third = await eventually { (try? self.output(of: app, ["transfer-attach", Self.session, Self.group])) == "attached\n" }
+        #expect(third, "once the first process is gone, another may attach")
+    }
+
+    @Test func aSessionNamingAGroupTheAppIsNotEntitledToIsRefused() async throws {
+        let app = try installApp()
+        let run = try await run(app, ["transfer-attach", Self.session, "group.com.example.other"])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.hasPrefix("refused AppexRuntimeErrorDomain 12: session \(Self.session)'s sharedContainerIdentifier can't be used: "))
+        #expect(run.standardOutput.contains("com.example.grouped is not entitled to group.com.example.other"), "\(run.standardOutput)")
+    }
+
+    @Test func appexdRestsOnceTheLastProcessDetaches() async throws {
+        let app = try installApp()
+        for _ in 0..<3 {
+            let attached = try await run(app, ["transfer-attach", Self.session, Self.group])
+            #expect(attached.standardOutput == "attached\n", "\(attached.standardError)")
+        }
+        // A wait loop that woke itself would keep a core busy; resting, appexd uses almost none.
+        let daemon = try #require(world.daemons().first)
+        let before = try cpuTicks(of: daemon)
+        try await Task.sleep(for: .seconds(2))
+        let used = try cpuTicks(of: daemon) - before
+        #expect(used < 50, "appexd used \(used) of 200 clock ticks with nothing to do")
+    }
+
+    // MARK: Helpers
+
+    /// Installs the app com.example.grouped, whose executable is the groups helper, entitled
+    /// to the group; returns its installed executable.
+    func installApp() throws -> URL {
+        var app = BundleBuilder.app("com.example.grouped", name: "Grouped", in: world.test.scratch.appendingPathComponent("grouped"))
+        app.executable = SampleApps.products.appendingPathComponent("AppexGroupsHelper")
+        app.entitlements = [Entitlements.Key.applicationGroups: .array([.string(Self.group)])]
+        return try Registry(home: world.test.home).install(appAt: try app.write()).executableURL
+    }
+
+    func run(_ executable: URL, _ arguments: [String]) async throws -> CommandRunner.Result {
+        try await CommandRunner(executable: executable, environment: world.test.environment).run(arguments)
+    }
+
+    /// What `executable` prints with `arguments`, waited for here: for `eventually`.
+    func output(of executable: URL, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = world.test.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The clock ticks (1/100 s) of processor time `pid` has used, from /proc.
+    func cpuTicks(of pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th.
+        let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+        return try #require(Int(fields[11])) + (try #require(Int(fields[12])))
+    }
+
+    func makeFile(bytes count: Int) throws -> URL {
+        try FileManager.default.createDirectory(at: world.test.scratch, withIntermediateDirectories: true)
+        let url = world.test.scratch.appendingPathComponent("upload-\(count)")
+        try Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }).write(to: url)
+        return url
+    }
+
+    func sha256(of file: URL) throws -> String {
+        SHA256.hash(data: try Data(contentsOf: file)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// What a background session's process asks for that can't be done, and downloads and cancels.
+extension TransferSessionTests {
+    @Test func aDownloadLandsInTheGroupsContainerAndGoesOnceAcknowledged() async throws {
+        let app = try installApp()
+        let run = try await run(app, ["transfer-download", Self.session, Self.group, server.url("/bytes/300000").absoluteString, "wait"])
+        let folder = world.test.home.groupContainer(for: Self.group).appendingPathComponent("Library/Caches/Transfers").path
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3, "\(run.standardOutput) \(run.standardError)")
+        #expect(lines[0] == "created 1")
+        #expect(lines[1].hasPrefix("event finishedDownloading 1 completed 200 at \(folder)/") && lines[1].hasSuffix(" holding 300000 bytes"), "\(lines[1])")
+        #expect(lines[2] == "event completed 1 completed 200")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "the file handed over goes once acknowledged")
+    }
+
+    @Test func aCancelledTaskEndsOnceAsCancelled() async throws {
+        let app = try installApp()
+        server.script("/bytes/3000000", [.stall(after: 0)])
+        let run = try await run(app, ["transfer-download", Self.session, Self.group, server.url("/bytes/3000000").absoluteString, "cancel"])
+        #expect(run.standardOutput == "created 1\ncancel: cancelled\nevent completed 1 cancelled 0\n", "\(run.standardError)")
+    }
+
+    @Test func aTaskThatCanNotBeMadeIsRefusedWithTheReason() async throws {
+        let app = try installApp()
+        let notHTTP = try await run(app, ["transfer-download", Self.session, Self.group, "file:///etc/passwd"])
+        #expect(notHTTP.status == 1)
+        #expect(notHTTP.standardOutput == "refused AppexRuntimeErrorDomain 12: \"file:///etc/passwd\" is not an http or https URL with a host\n")
+        let folder = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload").absoluteString, world.test.scratch.path])
+        #expect(folder.standardOutput == "refused AppexRuntimeErrorDomain 12: an upload's file must be a regular file open for reading\n")
+        #expect(try Registry(home: world.test.home).transfers(session: Self.session).isEmpty, "nothing was made")
+    }
+}

@@ -1,0 +1,19 @@
+import AppexRegistry
+import Foundation
+
+/// Transfer tasks of the Notes sample's session, as its Share extension would make them.
+enum SampleTransfers {
+    /// A download of `url` into `folder`/Transfers.
+    static func download(_ url: URL, into folder: URL, timeout: TimeInterval = 60,
+                         resourceTimeout: TimeInterval = TransferTask.defaultResourceTimeout) -> TransferTask {
+        TransferTask(appIdentifier: "com.example.notes", sessionIdentifier: "com.example.notes.transfers", groupIdentifier: "group.com.example.notes",
+                     owner: "com.example.notes.share", kind: .download, request: .init(url: url, timeout: timeout),
+                     destination: folder.appendingPathComponent("Transfers/\(UUID().uuidString)"), resourceTimeout: resourceTimeout)
+    }
+
+    /// An upload of `file` to `url`, posted.
+    static func upload(_ file: URL, to url: URL) -> TransferTask {
+        TransferTask(appIdentifier: "com.example.notes", sessionIdentifier: "com.example.notes.transfers", groupIdentifier: "group.com.example.notes",
+                     owner: "com.example.notes.share", kind: .upload, request: .init(url: url, method: "POST"), bodyFile: file)
+    }
+}
