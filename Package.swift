@@ -55,6 +55,7 @@ var package = Package(
         .library(name: "AppexGroups", targets: ["AppexGroups"]),
         .library(name: "AppexKit", targets: ["AppexKit"]),
         .library(name: "AppexApplication", targets: ["AppexApplication"]),
+        .library(name: "AppexTransfers", targets: ["AppexTransfers"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -88,6 +89,8 @@ var package = Package(
         .target(name: "AppexGroups", dependencies: ["AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication"),
         .target(name: "AppexKit", dependencies: ["AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
+        // Background sessions for apps and extensions, with Apple's names: appexd performs their tasks.
+        .target(name: "AppexTransfers", dependencies: ["AppexIPC", "AppexSystem", "AppexWire"]),
         // Background transfers: performs the registry's transfer tasks over HTTP. Not linked
         // into appexd, whose idle footprint it would raise from 20 to 29.5 MiB (docs/transfers.md).
         .target(
@@ -154,6 +157,7 @@ var package = Package(
         .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
         .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexCore", "AppexRegistry", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
                                                                     .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "AppexTransfersTests", dependencies: ["AppexTransfers", "AppexWire"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexTodayTests", dependencies: ["AppexToday"]),
@@ -167,7 +171,7 @@ var package = Package(
         // A second process of an app group, for the tests of shared defaults and containers.
         // A containing app that uses app-only API, for AppexApplication's tests and `appex validate`'s.
         .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
-        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexCore", "AppexGroups", "AppexIPC", "AppexSystem", "AppexToday", "AppexWire", .product(name: "GRDB", package: "GRDB.swift")],
+        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexApplication", "AppexCore", "AppexGroups", "AppexIPC", "AppexSystem", "AppexToday", "AppexTransfers", "AppexWire", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",

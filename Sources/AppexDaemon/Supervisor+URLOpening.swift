@@ -69,15 +69,10 @@ extension Supervisor {
         }
     }
 
-    /// Starts `app` with `url` in its environment, as a process of its own that appexd reaps.
+    /// Starts `app` with `url` in its environment.
     private func launch(_ app: InstalledApp, opening url: String, for source: String) -> Result<Void, URLRefusal> {
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.openURLVariable] = url
-        environment[Self.sourceApplicationVariable] = source
-        let launch = ProcessLaunch(executable: app.executableURL.path, arguments: [], environment: environment)
-        do {
-            let child = try launch.spawn()
-            Thread { child.waitForExit(timeoutMilliseconds: -1); _ = child.reap() }.start()
+        do throws(SystemError) {
+            try AppLaunch.start(app, adding: [Self.openURLVariable: url, Self.sourceApplicationVariable: source])
             return .success(())
         } catch {
             return .failure(URLRefusal("\(app.displayName) could not be launched: \(error)"))

@@ -1,8 +1,9 @@
 import ServiceLifecycle
 
-/// Keeps the transfers' process running while the registry has transfers to perform (checked
-/// at appexd's start and every `checkInterval` after), and tells the processes attached to
-/// background sessions how their tasks stand, every `pollInterval` while any is attached.
+/// Keeps the transfers' process running while the registry has transfers to perform, and
+/// wakes the apps whose sessions have events for them (both checked at appexd's start and
+/// every `checkInterval` after), and tells the processes attached to background sessions
+/// how their tasks stand, every `pollInterval` while any is attached.
 /// The transfers' process itself goes on when appexd shuts down.
 struct TransferService: Service {
     let sessions: TransferSessions
@@ -16,6 +17,7 @@ struct TransferService: Service {
             while !Task.isCancelled {
                 if lastCheck.map({ ContinuousClock.now - $0 >= checkInterval }) ?? true {
                     sessions.transfers.startIfNeeded()
+                    sessions.wakeApps()
                     lastCheck = .now
                 }
                 if sessions.hasAttachments {

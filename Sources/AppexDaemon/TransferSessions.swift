@@ -45,6 +45,8 @@ final class TransferSessions: Sendable {
     let registry: Registry
     let transfers: TransfersProcess
     let attachments = Mutex<[Key: Attachment]>([:])
+    /// The newest event each session's app was launched for (``wakeApps()``).
+    let woken = Mutex<[Key: Int64]>([:])
     /// Yields when a process attaches, so the poll starts.
     let attached = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 

@@ -147,6 +147,17 @@ extension Registry {
         }
     }
 
+    /// The sessions that have events not yet acknowledged, each with its app and the number
+    /// of its newest event: whose apps appexd wakes.
+    public func sessionsWithTransferEvents() throws(RegistryError) -> [(appIdentifier: String, session: String, newest: Int64)] {
+        try read("read the sessions with events") { db in
+            try Row.fetchAll(db, sql: """
+                SELECT t.appIdentifier, t.sessionIdentifier, MAX(e.sequence) AS newest FROM transferEvent e
+                JOIN transferTask t ON t.id = e.taskID GROUP BY t.appIdentifier, t.sessionIdentifier ORDER BY newest
+                """).map { row in (row["appIdentifier"], row["sessionIdentifier"], row["newest"]) }
+        }
+    }
+
     /// Acknowledges one session's events up to `sequence`: they are delivered, and go.
     public func acknowledgeTransferEvents(appIdentifier: String, session: String, through sequence: Int64) throws(RegistryError) {
         try write("acknowledge session \(session)'s events", bumpsGeneration: false) { db in

@@ -75,8 +75,15 @@ import Testing
         try registry.finishTransfer(second.id, .failed, error: "gave up after 5 attempts")
         let events = try registry.transferEvents(appIdentifier: Self.app, session: Self.session)
         #expect(events.count == 2)
+        let elsewhere = try registry.addTransfer(download("com.example.notes.other"))
+        try registry.finishTransfer(elsewhere.id, .completed, statusCode: 200)
+        let pending = try registry.sessionsWithTransferEvents()
+        #expect(pending.map { "\($0.appIdentifier) \($0.session) \($0.newest)" }
+                == ["\(Self.app) \(Self.session) \(events[1].sequence)", "\(Self.app) com.example.notes.other \(events[1].sequence + 1)"])
         try registry.acknowledgeTransferEvents(appIdentifier: Self.app, session: Self.session, through: events[0].sequence)
         #expect(try registry.transferEvents(appIdentifier: Self.app, session: Self.session).map(\.taskID) == [second.id])
+        try registry.acknowledgeTransferEvents(appIdentifier: Self.app, session: "com.example.notes.other", through: events[1].sequence + 1)
+        #expect(try registry.sessionsWithTransferEvents().map(\.session) == [Self.session], "a session whose events are all acknowledged has none")
         #expect(try registry.transferEvents(appIdentifier: Self.app, session: "com.example.notes.other").isEmpty)
 
         _ = try registry.uninstall(Self.app)

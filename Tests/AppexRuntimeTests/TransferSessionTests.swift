@@ -20,7 +20,9 @@ import Testing
     init() async throws {
         world = try FaultWorld()
         server = try await LoopbackHTTPServer.start()
-        try await world.startDaemon(BackgroundTransferTests.daemonSettings)
+        // The groups helper, launched by appexd for a session's events, logs them here.
+        try await world.startDaemon(BackgroundTransferTests.daemonSettings.merging(
+            ["HELPER_WAKE_LOG": world.test.scratch.appendingPathComponent("wake.log").path, "HELPER_GROUP": Self.group]) { $1 })
     }
 
     deinit {
@@ -28,7 +30,7 @@ import Testing
         Task { await server.stop() }
     }
 
-    @Test func anUploadOutlivesTheProcessThatMadeItAndItsEventsWaitForTheApp() async throws {
+    @Test func anUploadOutlivesItsProcessAndTheAppIsWokenWithItsEvents() async throws {
         let app = try installApp()
         let file = try makeFile(bytes: 4_000_000)
         let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/video").absoluteString, file.path])
@@ -42,19 +44,34 @@ import Testing
         let hash = try sha256(of: file)
         #expect(upload.bytes == 4_000_000 && upload.sha256 == hash, "the server holds every byte")
 
-        let delivered = try await run(app, ["transfer-events", Self.session, Self.group])
-        #expect(delivered.standardOutput == "event completed 1 completed 201 backlog\n", "\(delivered.standardError)")
-        #expect(try registry.transferEvents(appIdentifier: "com.example.grouped", session: Self.session).isEmpty, "acknowledged, they go")
+        // appexd launches the app, which makes the session again, hears the events that
+        // waited, and calls its completion handler, which ends it.
+        let log = world.test.scratch.appendingPathComponent("wake.log")
+        let woken = await eventually(seconds: 30) { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("finished events") }
+        try #require(woken, "\(world.daemonLog)")
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("progress ") }
+        #expect(lines == ["woken for \(Self.session)", "event completed 1 completed 201", "finished events"])
+        let acknowledged = await eventually {
+            (try? registry.transferEvents(appIdentifier: "com.example.grouped", session: Self.session).isEmpty) == true
+        }
+        #expect(acknowledged, "acknowledged, they go")
         let spool = try FileManager.default.contentsOfDirectory(atPath: world.test.home.transfersSpoolDirectory.path)
         #expect(spool.isEmpty, "the ended upload's file went with its events: \(spool)")
         #expect(FileManager.default.fileExists(atPath: file.path), "the app's own file stays")
+
+        // The woken app has ended, so the session is free, and nothing is delivered twice.
+        let free = await eventually { (try? self.output(of: app, ["transfer-attach", Self.session, Self.group])) == "attached\n" }
+        #expect(free)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(try String(contentsOf: log, encoding: .utf8).components(separatedBy: "woken for").count == 2, "woken once")
     }
 
     @Test func theAttachedProcessHearsItsTaskComplete() async throws {
         let app = try installApp()
         let file = try makeFile(bytes: 100_000)
         let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/note").absoluteString, file.path, "wait"])
-        #expect(made.standardOutput == "created 1\nevent completed 1 completed 201\n", "\(made.standardError)")
+        #expect(events(in: made) == ["created 1", "event completed 1 completed 201"], "\(made.standardError)")
+        #expect(progress(in: made).last == "progress 1 sent 100000, 100000 of 100000", "\(made.standardOutput)")
     }
 
     @Test func aSecondProcessAttachingToTheSessionIsRefusedUntilTheFirstGoes() async throws {
@@ -115,8 +132,8 @@ import Testing
         return try Registry(home: world.test.home).install(appAt: try app.write()).executableURL
     }
 
-    func run(_ executable: URL, _ arguments: [String]) async throws -> CommandRunner.Result {
-        try await CommandRunner(executable: executable, environment: world.test.environment).run(arguments)
+    func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> CommandRunner.Result {
+        try await CommandRunner(executable: executable, environment: world.test.environment.merging(environment) { $1 }).run(arguments)
     }
 
     /// What `executable` prints with `arguments`, waited for here: for `eventually`.
@@ -132,6 +149,16 @@ import Testing
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// What the helper printed, its progress reports left out.
+    func events(in run: CommandRunner.Result) -> [String] {
+        run.standardOutput.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("progress ") }
+    }
+
+    /// The helper's progress reports.
+    func progress(in run: CommandRunner.Result) -> [String] {
+        run.standardOutput.split(separator: "\n").map(String.init).filter { $0.hasPrefix("progress ") }
     }
 
     /// The clock ticks (1/100 s) of processor time `pid` has used, from /proc.
@@ -160,19 +187,45 @@ extension TransferSessionTests {
         let app = try installApp()
         let run = try await run(app, ["transfer-download", Self.session, Self.group, server.url("/bytes/300000").absoluteString, "wait"])
         let folder = world.test.home.groupContainer(for: Self.group).appendingPathComponent("Library/Caches/Transfers").path
-        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        let lines = events(in: run)
         try #require(lines.count == 3, "\(run.standardOutput) \(run.standardError)")
         #expect(lines[0] == "created 1")
-        #expect(lines[1].hasPrefix("event finishedDownloading 1 completed 200 at \(folder)/") && lines[1].hasSuffix(" holding 300000 bytes"), "\(lines[1])")
+        #expect(lines[1].hasPrefix("event finishedDownloading 1 status 200 at \(folder)/") && lines[1].hasSuffix(" holding 300000 bytes"), "\(lines[1])")
         #expect(lines[2] == "event completed 1 completed 200")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "the file handed over goes once acknowledged")
+        let removed = await eventually { (try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) == true }
+        #expect(removed, "the file handed over goes once acknowledged")
+    }
+
+    @Test func theAttachedProcessHearsADownloadsProgressAsItGoes() async throws {
+        let app = try installApp()
+        // The first answer stalls after 1 MB for the request's 2 s timeout; the retry resumes it.
+        server.script("/bytes/3000000", [.stall(after: 1_000_000)])
+        let run = try await run(app, ["transfer-download", Self.session, Self.group, server.url("/bytes/3000000").absoluteString, "wait"],
+                                environment: ["HELPER_TIMEOUT": "2"])
+        let reports = progress(in: run).map { line in
+            line.split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .punctuationCharacters)) }
+        }
+        let totals = reports.map { $0.count == 4 ? $0[2] : -1 }
+        #expect(totals.contains { $0 >= 1_000_000 && $0 < 3_000_000 }, "heard while stalled: \(run.standardOutput)")
+        #expect(totals == totals.sorted() && totals.last == 3_000_000, "\(run.standardOutput)")
+        #expect(reports.allSatisfy { $0.count == 4 && $0[1] > 0 && $0[3] == 3_000_000 }, "each says how many more bytes, of all: \(run.standardOutput)")
+        #expect(reports.map { $0[1] }.reduce(0, +) == 3_000_000, "the increments add up to the whole")
+        #expect(events(in: run).last == "event completed 1 completed 206", "\(run.standardOutput)")
+    }
+
+    @Test func aSessionWithoutASharedContainerIsInvalidFromTheStart() async throws {
+        let app = try installApp()
+        let run = try await run(app, ["transfer-attach", Self.session, ""])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.hasPrefix("refused NSURLErrorDomain -995: background session \(Self.session) has no sharedContainerIdentifier"),
+                "\(run.standardOutput)")
     }
 
     @Test func aCancelledTaskEndsOnceAsCancelled() async throws {
         let app = try installApp()
         server.script("/bytes/3000000", [.stall(after: 0)])
         let run = try await run(app, ["transfer-download", Self.session, Self.group, server.url("/bytes/3000000").absoluteString, "cancel"])
-        #expect(run.standardOutput == "created 1\ncancel: cancelled\nevent completed 1 cancelled 0\n", "\(run.standardError)")
+        #expect(events(in: run) == ["created 1", "event completed 1 cancelled 0"], "\(run.standardError)")
     }
 
     @Test func aTaskThatCanNotBeMadeIsRefusedWithTheReason() async throws {

@@ -15,7 +15,7 @@ public struct TransferTask: Sendable, Hashable {
     public enum State: String, Sendable, Codable {
         /// To start, or to try again once `notBefore` passes.
         case waiting
-        /// appexd performs it now.
+        /// The transfers' process performs it now.
         case running
         /// The server answered; `statusCode` says how.
         case completed

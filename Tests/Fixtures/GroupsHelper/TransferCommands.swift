@@ -1,119 +1,169 @@
-import AppexCore
-import AppexIPC
-import AppexSystem
-import AppexWire
+import AppexApplication
+import AppexTransfers
 import Foundation
 import Glibc
 import Synchronization
 
-/// This process's own connection to appexd, greeted, for the background-session commands:
-/// it makes calls and keeps what appexd pushes (updates and events) in order.
-final class DaemonLink: Sendable {
-    private let connection: Connection
-    private let pushed = Mutex<[WireMessage]>([])
-    private let arrived = DispatchSemaphore(value: 0)
+/// The background-session commands' delegate: prints each event as a line, and lets the
+/// command wait for the moment it waits for.
+final class PrintingDelegate: URLSessionDownloadDelegate {
+    private let moments = Mutex<Set<String>>([])
+    private let changed = DispatchSemaphore(value: 0)
 
-    init() throws {
-        connection = Connection(socket: try DaemonConnector.connect(home: .current, startIfNeeded: false), name: "appexd")
-        connection.start { [self] incoming in
-            pushed.withLock { $0.append(incoming.message) }
-            arrived.signal()
-        } onClose: { [arrived] _ in
-            arrived.signal()
-        }
-        try connection.send(.hello(Hello(role: .host, name: "helper")))
-        guard case .welcome? = next(within: 10) else { throw DaemonCallError("appexd did not answer the handshake") }
-    }
-
-    /// The next message appexd pushed, or nil if none came within `seconds`.
-    func next(within seconds: Double) -> WireMessage? {
-        guard arrived.wait(timeout: .now() + seconds) == .success else { return nil }
-        return pushed.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-    }
-
-    /// The answer to a call; a `Failure` is returned, not thrown.
-    func call(_ message: (UInt64) -> WireMessage, descriptors: [FileDescriptor] = []) throws -> WireMessage {
-        do {
-            return try connection.callWaiting(message, descriptors: descriptors, timeout: .seconds(10)).message
-        } catch .failed(let error) {
-            return .failure(Failure(error: error))
-        }
-    }
-
-    func send(_ message: WireMessage) throws {
-        try connection.send(message)
-    }
-
-    /// Attaches to `session`, naming `group`; prints "refused …" and exits 1 if appexd says no.
-    func attach(_ session: String, group: String) throws {
-        let answer = try call { .transferAttach(TransferAttach(call: $0, sessionIdentifier: session, groupIdentifier: group)) }
-        if case .failure(let failure) = answer {
-            say("refused \(failure.error.domain) \(failure.error.code): \(failure.error.message)")
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        if let error {
+            say("refused \(Self.describe(error))")
             exit(1)
         }
+        reached("invalidated")
+    }
+
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+        say("finished events")
+        reached("finished events")
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+                    totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        say("progress \(task.taskIdentifier) sent \(bytesSent), \(totalBytesSent) of \(totalBytesExpectedToSend)")
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
+        say("progress \(downloadTask.taskIdentifier) wrote \(bytesWritten), \(totalBytesWritten) of \(totalBytesExpectedToWrite)")
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        let status = (downloadTask.response as? HTTPURLResponse)?.statusCode ?? 0
+        let bytes = (try? Data(contentsOf: location).count) ?? -1
+        say("event finishedDownloading \(downloadTask.taskIdentifier) status \(status) at \(location.path) holding \(bytes) bytes")
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard task.taskIdentifier > 0 else {
+            say("refused \(error.map(Self.describe) ?? "without a reason")")
+            exit(1)
+        }
+        let status = (task.response as? HTTPURLResponse)?.statusCode ?? 0
+        let outcome = switch error {
+        case nil: "completed"
+        case let error as URLError where error.code == .cancelled: "cancelled"
+        default: "failed"
+        }
+        say("event completed \(task.taskIdentifier) \(outcome) \(status)")
+        reached("completed")
+    }
+
+    /// Waits until `moment` has come, for at most `seconds`; false if it did not.
+    func wait(for moment: String, seconds: Double = 60) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while !moments.withLock({ $0.contains(moment) }) {
+            guard changed.wait(timeout: deadline) == .success else { return false }
+        }
+        return true
+    }
+
+    private func reached(_ moment: String) {
+        moments.withLock { _ = $0.insert(moment) }
+        changed.signal()
+    }
+
+    static func describe(_ error: any Error) -> String {
+        let error = error as NSError
+        return "\(error.domain) \(error.code): \(error.localizedDescription)"
     }
 }
 
-/// `transfer-attach SESSION GROUP`: attaches, prints "attached", and stays attached until
-/// its standard input closes.
-func transferAttach(_ session: String, _ group: String) throws {
-    let link = try DaemonLink()
-    try link.attach(session, group: group)
+/// The session `identifier`, in `group`, with a printing delegate.
+func backgroundSession(_ identifier: String, _ group: String) -> (URLSession, PrintingDelegate) {
+    let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
+    configuration.sharedContainerIdentifier = group
+    let delegate = PrintingDelegate()
+    return (URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil), delegate)
+}
+
+/// Lets the session's queued deliveries run, then invalidates it once its tasks are done
+/// and waits for that; exits 1 if it does not come.
+func finish(_ session: URLSession, _ delegate: PrintingDelegate) {
+    session.finishTasksAndInvalidate()
+    guard delegate.wait(for: "invalidated") else {
+        say("the session was not invalidated within 60 s")
+        exit(1)
+    }
+}
+
+/// `transfer-attach SESSION GROUP`: attaches, prints "attached" (or "refused …" and exits
+/// 1), and stays attached until its standard input closes.
+func transferAttach(_ identifier: String, _ group: String) {
+    let (session, _) = backgroundSession(identifier, group)
+    let attached = DispatchSemaphore(value: 0)
+    // Queued after a refusal's delivery, which exits first.
+    session.getAllTasks { _ in attached.signal() }
+    attached.wait()
     say("attached")
     _ = FileHandle.standardInput.readDataToEndOfFile()
 }
 
 /// `transfer-upload SESSION GROUP URL FILE [wait|cancel]` and `transfer-download SESSION GROUP
-/// URL [wait|cancel]`: attaches, makes the task (an upload of FILE, its descriptor sent as it
-/// is, or a download of URL), prints "created N" or why not, and exits at once: the task goes
-/// on without it. With `wait`, it stays attached and prints the events as `transfer-events`
-/// does; with `cancel`, it cancels the task first.
-func transferTask(_ kind: String, _ session: String, _ group: String, _ url: String, file: String?, then next: String?) throws {
-    let link = try DaemonLink()
-    try link.attach(session, group: group)
-    let body = try file.map { path in try FileDescriptor.open(path) }
-    let answer = try link.call({ .transferCreate(TransferCreate(call: $0, sessionIdentifier: session, kind: kind, url: url, method: kind == "upload" ? "PUT" : "")) },
-                               descriptors: body.map { [$0] } ?? [])
-    switch answer {
-    case .transferTaskResult(let result):
-        say("created \(result.task.taskIdentifier)")
-        if next == "cancel" {
-            let cancelled = try link.call { .transferCancel(TransferCancel(call: $0, sessionIdentifier: session, taskIdentifier: result.task.taskIdentifier)) }
-            if case .transferTaskResult(let now) = cancelled { say("cancel: \(now.task.state)") }
-        }
-    case .failure(let failure):
-        say("refused \(failure.error.domain) \(failure.error.code): \(failure.error.message)")
+/// URL [wait|cancel]`: makes the task (a PUT of FILE, or a download of URL) with the
+/// background session API, prints "created N" or "refused …", and exits at once: the task
+/// goes on without it. With `wait`, it prints the task's progress and events until it
+/// completes; with `cancel`, it cancels the task first.
+func transferTask(_ kind: String, _ identifier: String, _ group: String, _ url: String, file: String?, then next: String?) {
+    let (session, delegate) = backgroundSession(identifier, group)
+    guard let target = URL(string: url) else {
+        say("refused: \(url) is no URL")
         exit(1)
-    default:
-        say("unexpected \(answer.name)")
     }
-    if next == "wait" || next == "cancel" { try printEvents(link, session) }
+    // HELPER_TIMEOUT: the request's timeoutInterval, in seconds.
+    var request = URLRequest(url: target, timeoutInterval: ProcessInfo.processInfo.environment["HELPER_TIMEOUT"].flatMap(Double.init) ?? 60)
+    request.httpMethod = kind == "upload" ? "PUT" : "GET"
+    let task: URLSessionTask = file.map { session.uploadTask(with: request, fromFile: URL(fileURLWithPath: $0)) }
+        ?? session.downloadTask(with: request)
+    task.resume()
+    guard task.taskIdentifier > 0 else {
+        _ = delegate.wait(for: "completed") // the refusal exits
+        exit(1)
+    }
+    say("created \(task.taskIdentifier)")
+    if next == "cancel" { task.cancel() }
+    if next == "wait" || next == "cancel" {
+        guard delegate.wait(for: "completed") else {
+            say("no completion within 60 s")
+            exit(1)
+        }
+        finish(session, delegate)
+    }
 }
 
-/// `transfer-events SESSION GROUP`: attaches and prints each event appexd delivers, as
-/// "event KIND TASK STATE STATUS [backlog]", until one says a task completed; then
-/// acknowledges them all.
-func transferEvents(_ session: String, _ group: String) throws {
-    let link = try DaemonLink()
-    try link.attach(session, group: group)
-    try printEvents(link, session)
+/// `transfer-events SESSION GROUP`: attaches and prints the events that waited for the
+/// session, then "finished events", and detaches once they are acknowledged.
+func transferEvents(_ identifier: String, _ group: String) {
+    let (session, delegate) = backgroundSession(identifier, group)
+    guard delegate.wait(for: "finished events") else {
+        say("no events within 60 s")
+        exit(1)
+    }
+    finish(session, delegate)
 }
 
-func printEvents(_ link: DaemonLink, _ session: String) throws {
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline {
-        guard case .transferEvents(let events)? = link.next(within: 1) else { continue }
-        for event in events.events {
-            say("event \(event.kind) \(event.task.taskIdentifier) \(event.task.state) \(event.task.statusCode)\(events.backlog ? " backlog" : "")"
-                + (event.location.isEmpty ? "" : " at \(event.location) holding \((try? Data(contentsOf: URL(fileURLWithPath: event.location)).count) ?? -1) bytes"))
+/// Launched by appexd for a background session's events (`APPEX_BACKGROUND_URL_SESSION`):
+/// with `HELPER_WAKE_LOG` and `HELPER_GROUP` set (the test puts them in appexd's
+/// environment, which the app inherits), it prints "woken for SESSION" and the events to that
+/// log, and calls the completion handler once they are delivered, which ends it. Without
+/// them it leaves the events waiting. Returns false if the app was not launched for events.
+func answerWakeForEvents() -> Bool {
+    UIApplication.shared.handleEventsForBackgroundURLSession { identifier, completionHandler in
+        let environment = ProcessInfo.processInfo.environment
+        guard let log = environment["HELPER_WAKE_LOG"], let group = environment["HELPER_GROUP"] else { exit(0) }
+        let file = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard file >= 0, dup2(file, STDOUT_FILENO) >= 0 else { exit(2) }
+        say("woken for \(identifier)")
+        let (_, delegate) = backgroundSession(identifier, group)
+        guard delegate.wait(for: "finished events") else {
+            say("no events within 60 s")
+            exit(1)
         }
-        if let last = events.events.last(where: { $0.kind == "completed" }) {
-            try link.send(.transferAcknowledge(TransferAcknowledge(sessionIdentifier: session, sequence: last.sequence)))
-            // A call after it, so the acknowledgement has been handled when this process exits.
-            _ = try link.call { .ping(Call($0)) }
-            return
-        }
+        completionHandler()
     }
-    say("no completion within 60 s")
-    exit(1)
 }

@@ -19,14 +19,18 @@
 //   sqlite-hold DATABASE                  prints "holding" from inside a write transaction, and waits there for ever
 //   widget-content WIDGET true|false      NCWidgetController's updateHasContent for WIDGET: prints "kept",
 //                                         or the error
-//   transfer-attach SESSION GROUP         attaches to a background session, prints "attached", and stays
-//                                         attached until standard input closes (TransferCommands.swift)
-//   transfer-upload SESSION GROUP URL FILE [wait|cancel]  makes an upload task of FILE, prints "created N",
-//                                         and exits; with `wait` prints its events as transfer-events does,
-//                                         with `cancel` cancels it first
-//   transfer-download SESSION GROUP URL [wait|cancel]  the same for a download of URL
-//   transfer-events SESSION GROUP         prints the session's events until a task completes, then
-//                                         acknowledges them
+//   transfer-attach SESSION GROUP         makes the background session (AppexTransfers' URLSession), prints
+//                                         "attached", and stays attached until standard input closes
+//                                         (TransferCommands.swift); a refusal prints "refused DOMAIN CODE: …"
+//   transfer-upload SESSION GROUP URL FILE [wait|cancel]  makes and resumes a PUT upload of FILE, prints
+//                                         "created N", and exits; with `wait` prints its progress and events
+//                                         until it completes, with `cancel` cancels it first
+//   transfer-download SESSION GROUP URL [wait|cancel]  the same for a download of URL; HELPER_TIMEOUT sets
+//                                         either request's timeoutInterval
+//   transfer-events SESSION GROUP         prints the events that waited for the session, then "finished
+//                                         events", and detaches once they are acknowledged
+//   (none, launched by appexd for a background session's events)  answers as TransferCommands.swift's
+//                                         answerWakeForEvents says
 import AppexGroups
 import AppexToday
 import Foundation
@@ -51,6 +55,8 @@ func coordinatedWrite(_ file: String, _ writer: (URL) -> Void) {
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
+
+if answerWakeForEvents() { exit(0) }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch (arguments.first, arguments.count) {
@@ -143,13 +149,13 @@ case ("widget-content", 3):
         say("\(error)")
     }
 case ("transfer-attach", 3):
-    try transferAttach(arguments[1], arguments[2])
+    transferAttach(arguments[1], arguments[2])
 case ("transfer-upload", 5), ("transfer-upload", 6):
-    try transferTask("upload", arguments[1], arguments[2], arguments[3], file: arguments[4], then: arguments.count == 6 ? arguments[5] : nil)
+    transferTask("upload", arguments[1], arguments[2], arguments[3], file: arguments[4], then: arguments.count == 6 ? arguments[5] : nil)
 case ("transfer-download", 4), ("transfer-download", 5):
-    try transferTask("download", arguments[1], arguments[2], arguments[3], file: nil, then: arguments.count == 5 ? arguments[4] : nil)
+    transferTask("download", arguments[1], arguments[2], arguments[3], file: nil, then: arguments.count == 5 ? arguments[4] : nil)
 case ("transfer-events", 3):
-    try transferEvents(arguments[1], arguments[2])
+    transferEvents(arguments[1], arguments[2])
 default:
     FileHandle.standardError.write(Data("usage: see the top of Tests/Fixtures/GroupsHelper/main.swift\n".utf8))
     exit(64)

@@ -1,0 +1,106 @@
+import AppexIPC
+import AppexSystem
+import AppexWire
+import Foundation
+import Synchronization
+
+/// How a session hands its tasks to appexd, and cancels them.
+extension URLSession {
+    /// Makes `task` in appexd, which numbers it and performs it; a task that can't be made
+    /// completes with the reason.
+    func start(_ task: URLSessionTask) {
+        let starts = task.status.withLock { status -> Bool in
+            guard status.state == .suspended else { return false }
+            status.state = .running
+            return true
+        }
+        guard starts else { return }
+        if let unusable = state.withLock({ $0.unusable }) { return fail(task, unusable) }
+        guard let link, let request = task.originalRequest, let url = request.url else {
+            return fail(task, TransferErrors.unusable(.badURL, "the task has no URL", recovery: "Make the task with a request that has one."))
+        }
+        var body: FileDescriptor?
+        if let file = task.file {
+            do throws(SystemError) {
+                body = try FileDescriptor.open(file.path)
+            } catch {
+                return fail(task, TransferErrors.unusable(.fileDoesNotExist, "the upload's file can't be read: \(error)",
+                                                          recovery: "Upload a file this process can read."))
+            }
+        }
+        defer { body?.close() }
+        let create = TransferCreate(call: 0, sessionIdentifier: identifier, kind: task is URLSessionUploadTask ? "upload" : "download",
+                                    url: url.absoluteString, method: request.httpMethod ?? "GET", headers: headers(of: request),
+                                    timeoutMilliseconds: Self.milliseconds(min(request.timeoutInterval, configuration.timeoutIntervalForRequest)),
+                                    resourceTimeoutMilliseconds: Self.milliseconds(configuration.timeoutIntervalForResource))
+        do throws(ErrorInfo) {
+            let answer = try link.call(needing: WireVersion.transfers, { call in
+                var message = create
+                message.call = call
+                return .transferCreate(message)
+            }, descriptors: body.map { [$0] } ?? [])
+            guard case .transferTaskResult(let result) = answer else {
+                throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 2, message: "appexd answered \(answer.name) to TransferCreate")
+            }
+            _ = task.apply(result.task)
+            state.withLock { state in
+                state.tasks[task.taskIdentifier] = task
+                deliverHeld(&state, forcing: false)
+            }
+        } catch {
+            fail(task, TransferErrors.error(error))
+            // Whatever was held for a task appexd made but did not number here goes out now.
+            state.withLock { deliverHeld(&$0, forcing: true) }
+        }
+    }
+
+    /// Asks appexd to cancel `task`; its cancellation arrives as its completion. A task
+    /// not resumed yet completes at once.
+    func cancel(_ task: URLSessionTask) {
+        let was = task.status.withLock { status -> URLSessionTask.State in
+            defer { if status.state == .running { status.state = .canceling } }
+            return status.state
+        }
+        switch was {
+        case .suspended:
+            fail(task, URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "the task was cancelled before it was resumed"]))
+        case .running:
+            let cancel = TransferCancel(call: 0, sessionIdentifier: identifier, taskIdentifier: UInt64(task.taskIdentifier))
+            // Not on the caller's thread: Apple's cancel returns at once, and it may be called
+            // from a delegate method, on the queue that delivers the cancellation.
+            DispatchQueue.global().async { [link] in
+                _ = try? link?.call(needing: WireVersion.transfers) { call in
+                    var message = cancel
+                    message.call = call
+                    return .transferCancel(message)
+                }
+            }
+        case .canceling, .completed:
+            break
+        }
+    }
+
+    /// Completes `task`, which appexd has not made, with `error`.
+    func fail(_ task: URLSessionTask, _ error: any Error) {
+        delegateQueue.addOperation { [self] in
+            task.complete(error: error)
+            if let delegate = state.withLock({ $0.delegate }) as? any URLSessionTaskDelegate {
+                delegate.urlSession(self, task: task, didCompleteWithError: error)
+            }
+            invalidateIfFinished()
+        }
+    }
+
+    /// The request's header fields, then the configuration's that the request does not set.
+    private func headers(of request: URLRequest) -> [TransferHeader] {
+        let own = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }
+        let added = (configuration.httpAdditionalHeaders ?? [:]).sorted { $0.key < $1.key }.filter { request.value(forHTTPHeaderField: $0.key) == nil }
+        return (own + added).map { TransferHeader(name: $0.key, value: $0.value) }
+    }
+
+    /// `interval` in milliseconds, for the wire; 0, appexd's default, if it is not positive.
+    static func milliseconds(_ interval: TimeInterval) -> UInt64 {
+        guard interval.isFinite, interval > 0 else { return 0 }
+        return UInt64(min(interval * 1000, 1e15))
+    }
+}

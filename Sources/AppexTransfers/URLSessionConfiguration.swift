@@ -1,0 +1,66 @@
+public import Foundation
+import Synchronization
+
+/// The settings of a background ``URLSession``, as `URLSessionConfiguration` on Apple's
+/// systems: made with ``background(withIdentifier:)``, they give the session's transfers to
+/// appexd, which performs them whether or not the process that made them still runs.
+///
+/// Only background configurations exist here; a transfer within the process is
+/// FoundationNetworking's `URLSession`. A session copies its configuration when it is made.
+open class URLSessionConfiguration: @unchecked Sendable {
+    private struct Settings {
+        var sharedContainerIdentifier: String?
+        var timeoutIntervalForRequest: TimeInterval = 60
+        var timeoutIntervalForResource: TimeInterval = 7 * 24 * 3600
+        var httpAdditionalHeaders: [String: String]?
+    }
+
+    /// The background session's identifier: unique within the containing app, whose app
+    /// and extensions share the session (one process at a time).
+    public let identifier: String?
+    private let settings: Mutex<Settings>
+
+    private init(identifier: String, settings: Settings) {
+        self.identifier = identifier
+        self.settings = Mutex(settings)
+    }
+
+    /// A configuration whose sessions' uploads and downloads appexd performs, named
+    /// `identifier`; a session made with the same identifier later, in the app or one of its
+    /// extensions, finds the tasks and hears their events.
+    open class func background(withIdentifier identifier: String) -> URLSessionConfiguration {
+        URLSessionConfiguration(identifier: identifier, settings: Settings())
+    }
+
+    /// The app group whose container downloads land in. It is required here, in an app as
+    /// in an extension, and the caller's bundle must be entitled to the group.
+    public var sharedContainerIdentifier: String? {
+        get { settings.withLock { $0.sharedContainerIdentifier } }
+        set { settings.withLock { $0.sharedContainerIdentifier = newValue } }
+    }
+
+    /// The longest wait for the next byte before an attempt fails and is retried (at most a
+    /// day); a request's own `timeoutInterval`, when shorter, wins. 60 seconds by default.
+    public var timeoutIntervalForRequest: TimeInterval {
+        get { settings.withLock { $0.timeoutIntervalForRequest } }
+        set { settings.withLock { $0.timeoutIntervalForRequest = newValue } }
+    }
+
+    /// How long a task may take in all, retries included, before it fails (at most 30
+    /// days). 7 days by default.
+    public var timeoutIntervalForResource: TimeInterval {
+        get { settings.withLock { $0.timeoutIntervalForResource } }
+        set { settings.withLock { $0.timeoutIntervalForResource = newValue } }
+    }
+
+    /// Header fields added to each request that does not set them itself.
+    public var httpAdditionalHeaders: [String: String]? {
+        get { settings.withLock { $0.httpAdditionalHeaders } }
+        set { settings.withLock { $0.httpAdditionalHeaders = newValue } }
+    }
+
+    /// A copy, which later changes to this configuration don't reach.
+    func copy() -> URLSessionConfiguration {
+        URLSessionConfiguration(identifier: identifier ?? "", settings: settings.withLock { $0 })
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import AppexWire
+import Synchronization
+
+/// One upload or download of a background ``URLSession``, as `URLSessionTask` on Apple's
+/// systems. It is made suspended; ``resume()`` hands it to appexd, which numbers it and
+/// performs it, and from then on its counts follow what appexd reports.
+open class URLSessionTask: @unchecked Sendable {
+    /// Where the task is in its life.
+    public enum State: Int, Sendable {
+        case running = 0
+        case suspended = 1
+        case canceling = 2
+        case completed = 3
+    }
+
+    struct Status {
+        var taskIdentifier = 0
+        var state = State.suspended
+        var response: URLResponse?
+        var error: (any Error)?
+        var countOfBytesSent: Int64 = 0
+        var countOfBytesExpectedToSend: Int64 = -1
+        var countOfBytesReceived: Int64 = 0
+        var countOfBytesExpectedToReceive: Int64 = -1
+        var taskDescription: String?
+    }
+
+    /// The request as it was given.
+    public let originalRequest: URLRequest?
+    /// The session that made the task, or found it when it attached.
+    public let session: URLSession
+    /// An upload's file.
+    let file: URL?
+    let status: Mutex<Status>
+
+    init(session: URLSession, request: URLRequest?, file: URL? = nil) {
+        self.session = session
+        originalRequest = request
+        self.file = file
+        status = Mutex(Status())
+    }
+
+    /// The task's number within its session, which appexd gives it when it is resumed (0
+    /// until then) and which the app sees again when it re-creates the session.
+    public var taskIdentifier: Int { status.withLock { $0.taskIdentifier } }
+    public var state: State { status.withLock { $0.state } }
+    /// The request as last made, which is the original request here.
+    public var currentRequest: URLRequest? { originalRequest }
+    /// The server's answer, once the task has completed with one.
+    public var response: URLResponse? { status.withLock { $0.response } }
+    /// Why the task failed, once it has.
+    public var error: (any Error)? { status.withLock { $0.error } }
+    public var countOfBytesSent: Int64 { status.withLock { $0.countOfBytesSent } }
+    /// -1 while unknown.
+    public var countOfBytesExpectedToSend: Int64 { status.withLock { $0.countOfBytesExpectedToSend } }
+    public var countOfBytesReceived: Int64 { status.withLock { $0.countOfBytesReceived } }
+    /// -1 while unknown.
+    public var countOfBytesExpectedToReceive: Int64 { status.withLock { $0.countOfBytesExpectedToReceive } }
+
+    /// The app's own description of the task, kept in this process only.
+    public var taskDescription: String? {
+        get { status.withLock { $0.taskDescription } }
+        set { status.withLock { $0.taskDescription = newValue } }
+    }
+
+    /// Hands the task to appexd, which performs it whether or not this process goes on; a
+    /// task that can't be made completes at once with the reason. It returns once appexd
+    /// has numbered the task. Only a suspended task resumes.
+    open func resume() {
+        session.start(self)
+    }
+
+    /// Cancels the task: it completes with `URLError.cancelled`, unless it ended first.
+    open func cancel() {
+        session.cancel(self)
+    }
+
+    /// Takes in what appexd reports of the task; answers how many more bytes were sent and
+    /// received since the last report.
+    func apply(_ info: TransferTaskInfo) -> (sent: Int64, received: Int64) {
+        status.withLock { status in
+            let sent = info.bytesSent - status.countOfBytesSent
+            let received = info.bytesReceived - status.countOfBytesReceived
+            status.taskIdentifier = Int(clamping: info.taskIdentifier)
+            if status.state == .suspended { status.state = .running }
+            status.countOfBytesSent = info.bytesSent
+            status.countOfBytesExpectedToSend = info.bytesExpectedToSend
+            status.countOfBytesReceived = info.bytesReceived
+            status.countOfBytesExpectedToReceive = info.bytesExpectedToReceive
+            return (sent, received)
+        }
+    }
+
+    /// Takes in the server's answer, as `info` reports it, if there is one.
+    func answered(_ info: TransferTaskInfo) {
+        guard info.statusCode > 0 else { return }
+        let response = HTTPURLResponse(url: URL(string: info.url), statusCode: info.statusCode, expectedContentLength: info.bytesExpectedToReceive)
+        status.withLock { $0.response = response }
+    }
+
+    /// Ends the task as `info` says it ended.
+    func complete(_ info: TransferTaskInfo) {
+        _ = apply(info)
+        answered(info)
+        complete(response: response, error: TransferErrors.completion(of: info))
+    }
+
+    /// Ends the task with `error`, without an answer.
+    func complete(response: URLResponse? = nil, error: (any Error)?) {
+        status.withLock { status in
+            status.state = .completed
+            status.response = response
+            status.error = error
+        }
+    }
+}
+
+/// A background task that sends a file as a request's body, as `URLSessionUploadTask`.
+open class URLSessionUploadTask: URLSessionTask, @unchecked Sendable {}
+
+/// A background task that writes the answer's body to a file in the group's container, as
+/// `URLSessionDownloadTask`.
+open class URLSessionDownloadTask: URLSessionTask, @unchecked Sendable {}
