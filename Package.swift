@@ -175,7 +175,7 @@ var package = Package(
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",
-            dependencies: ["AppexKit", "AppexShare", "AppexToday"],
+            dependencies: ["AppexKit", "AppexShare", "AppexToday", "AppexTransfers"],
             path: "Tests/Fixtures/FaultExtension",
             linkerSettings: staticSwiftLinkerSettings
         ),

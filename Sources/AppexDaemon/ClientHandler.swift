@@ -12,6 +12,10 @@ final class ClientHandler: Sendable {
     private let supervisor: Supervisor
     /// The protocol version agreed in the handshake; 0 until then.
     private let version = Atomic<UInt32>(0)
+    /// The installed bundle the client runs, once found: a background session's process
+    /// is known by it for as long as its connection lasts, even if the process has exited
+    /// by the time appexd reads its last messages (an acknowledgement before it ends).
+    private let identified = Mutex<CallingBundle?>(nil)
 
     private init(client: ClientRecord, supervisor: Supervisor) {
         self.client = client
@@ -95,7 +99,7 @@ final class ClientHandler: Sendable {
             guard version >= WireVersion.transfers else {
                 return refuse("\(message.name) needs protocol version \(WireVersion.transfers); this connection speaks \(version)")
             }
-            let caller = TransferSessions.Caller(id: client.id, name: client.name, pid: client.credentials.processID, bundle: caller()) { [self] in
+            let caller = TransferSessions.Caller(id: client.id, name: client.name, pid: client.credentials.processID, bundle: identifiedCaller()) { [self] in
                 send($0)
             }
             supervisor.transferSessions.handle(message, descriptors: incoming.descriptors, from: caller)
@@ -107,6 +111,16 @@ final class ClientHandler: Sendable {
     /// The installed bundle the client process runs, found from the kernel.
     private func caller() -> Result<CallingBundle, CallingBundle.Unidentified> {
         CallingBundle.find(runningAs: client.process?.executablePath, pid: client.credentials.processID, registry: supervisor.registry)
+    }
+
+    /// ``caller()``, found once and then kept for the connection.
+    private func identifiedCaller() -> Result<CallingBundle, CallingBundle.Unidentified> {
+        identified.withLock { identified in
+            if let identified { return .success(identified) }
+            let found = caller()
+            if case .success(let bundle) = found { identified = bundle }
+            return found
+        }
     }
 
     private func greet(_ message: WireMessage) {

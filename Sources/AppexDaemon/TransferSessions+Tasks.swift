@@ -89,6 +89,8 @@ extension TransferSessions {
         do throws(ErrorInfo) {
             try self.acknowledge(acknowledge, by: caller)
         } catch {
+            // The events stay, to be delivered again; the process may have gone, so say it here too.
+            FileHandle.standardError.write(Data("appexd: \(caller.name) (pid \(caller.pid)) could not acknowledge background session \(acknowledge.sessionIdentifier)'s events: \(error.message)\n".utf8))
             caller.send(.failure(Failure(error: error)))
         }
     }

@@ -133,12 +133,19 @@ public final class DaemonLink: Sendable {
         state.withLock { _ = $0.listeners.removeValue(forKey: number) }
     }
 
-    /// Passes a message appexd sent unasked to the listeners; a welcome sets the version.
+    /// Passes a message appexd sent unasked to the listeners; a welcome sets the version,
+    /// and a failure that answers no call (appexd refused something sent without one) is
+    /// written to standard error, since no one waits for it.
     package func deliver(_ message: WireMessage) {
-        if case .welcome(let welcome) = message {
+        switch message {
+        case .welcome(let welcome):
             state.withLock { $0.version = welcome.version }
             greeted.signal()
             return
+        case .failure(let failure):
+            FileHandle.standardError.write(Data("appexd refused what this process sent: \(failure.error.message) \(failure.error.recoverySuggestion)\n".utf8))
+        default:
+            break
         }
         for listener in state.withLock({ Array($0.listeners.values) }) { listener(.message(message)) }
     }

@@ -58,11 +58,13 @@ extension LoopbackHTTPServer {
         let limit = behaviour.limit
         let first = start
         let body = ResponseBody(contentLength: Int(size - start)) { writer in
+            var pause = behaviour.pause
             var offset = first
             var sent: Int64 = 0
             while offset < size {
                 var count = min(Int64(GeneratedBytes.chunkSize), size - offset)
                 if let limit { count = min(count, limit - sent) }
+                if let pause { count = min(count, pause - sent) }
                 if count > 0 {
                     try await writer.write(GeneratedBytes.chunk(at: offset, count: Int(count)))
                     offset += count
@@ -70,6 +72,10 @@ extension LoopbackHTTPServer {
                 }
                 if let limit, sent >= limit {
                     try await self.misbehave(behaviour, context: context)
+                }
+                if let held = pause, sent >= held {
+                    await self.waitForRelease(of: request.uri.path)
+                    pause = nil
                 }
             }
             try await writer.finish(nil)
@@ -88,8 +94,13 @@ extension LoopbackHTTPServer {
         var hash = SHA256()
         var count: Int64 = 0
         let limit = behaviour.limit
+        var pause = behaviour.pause
         for try await buffer in request.body {
             var chunk = buffer
+            if let held = pause, count + Int64(chunk.readableBytes) >= held {
+                await waitForRelease(of: path)
+                pause = nil
+            }
             if let limit, count + Int64(chunk.readableBytes) >= limit {
                 chunk = chunk.getSlice(at: chunk.readerIndex, length: Int(limit - count)) ?? chunk
             }
@@ -104,6 +115,14 @@ extension LoopbackHTTPServer {
         let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
         state.withLock { $0.uploads[path]![index].sha256 = digest }
         return Response(status: .created)
+    }
+
+    /// Returns once ``LoopbackHTTPServer/release(_:)`` has been called for `path`, or the
+    /// server stops.
+    private func waitForRelease(of path: String) async {
+        while !isStopping, !state.withLock({ $0.released.contains(path) }) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Drops the connection, or stalls until the server stops and then drops it.
@@ -121,6 +140,11 @@ extension LoopbackHTTPServer {
 }
 
 extension LoopbackHTTPServer.Behaviour {
+    /// The bytes of the body after which the behaviour waits for a release.
+    var pause: Int64? {
+        if case .hold(let after) = self { Int64(after) } else { nil }
+    }
+
     /// The bytes of the body after which the behaviour misbehaves.
     var limit: Int64? {
         switch self {

@@ -33,6 +33,9 @@ public final class LoopbackHTTPServer: Sendable {
         case stall(after: Int)
         /// Answer a range request with the whole file, as a server that can't resume does.
         case ignoreRange
+        /// Send or take `after` bytes of the body, then no more until ``release(_:)`` is
+        /// called for the path (or the server stops), and go on as usual.
+        case hold(after: Int)
     }
 
     /// A request as the server saw it.
@@ -65,6 +68,8 @@ public final class LoopbackHTTPServer: Sendable {
         var seen: [Seen] = []
         var uploads: [String: [Upload]] = [:]
         var stopping = false
+        /// The paths whose held uploads may go on.
+        var released: Set<String> = []
     }
 
     /// The port it listens on, on 127.0.0.1.
@@ -125,6 +130,11 @@ public final class LoopbackHTTPServer: Sendable {
     /// Sets what the next requests to `path` meet, in order.
     public func script(_ path: String, _ behaviours: [Behaviour]) {
         state.withLock { $0.scripts[path] = behaviours }
+    }
+
+    /// Lets the uploads to `path` that a ``Behaviour/hold(after:)`` holds go on.
+    public func release(_ path: String) {
+        state.withLock { _ = $0.released.insert(path) }
     }
 
     /// Every request so far, in order.

@@ -2,6 +2,7 @@ import AppexIPC
 import AppexSystem
 import AppexWire
 import Foundation
+import Glibc
 import Synchronization
 
 /// How a session hands its tasks to appexd, and cancels them.
@@ -22,7 +23,7 @@ extension URLSession {
         var body: FileDescriptor?
         if let file = task.file {
             do throws(SystemError) {
-                body = try FileDescriptor.open(file.path)
+                body = try Self.openForUpload(file)
             } catch {
                 return fail(task, TransferErrors.unusable(.fileDoesNotExist, "the upload's file can't be read: \(error)",
                                                           recovery: "Upload a file this process can read."))
@@ -89,6 +90,21 @@ extension URLSession {
             }
             invalidateIfFinished()
         }
+    }
+
+    /// Opens an upload's file for reading. A file an item provider handed over in place is a
+    /// link to one of this process's descriptors (`/proc/self/fd/N`), which a sandboxed
+    /// extension may not open again by path: a duplicate of that descriptor goes instead, so
+    /// the host's file reaches appexd without a copy.
+    static func openForUpload(_ file: URL) throws(SystemError) -> FileDescriptor {
+        let prefix = "/proc/self/fd/"
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file.path), target.hasPrefix(prefix),
+           let number = Int32(target.dropFirst(prefix.count)) {
+            let copy = fcntl(number, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else { throw SystemError("fcntl(F_DUPFD_CLOEXEC)", subject: target) }
+            return FileDescriptor(owning: copy)
+        }
+        return try FileDescriptor.open(file.path)
     }
 
     /// The request's header fields, then the configuration's that the request does not set.

@@ -54,7 +54,7 @@ import Testing
         let acknowledged = await eventually {
             (try? registry.transferEvents(appIdentifier: "com.example.grouped", session: Self.session).isEmpty) == true
         }
-        #expect(acknowledged, "acknowledged, they go")
+        #expect(acknowledged, "acknowledged, they go: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         let spool = try FileManager.default.contentsOfDirectory(atPath: world.test.home.transfersSpoolDirectory.path)
         #expect(spool.isEmpty, "the ended upload's file went with its events: \(spool)")
         #expect(FileManager.default.fileExists(atPath: file.path), "the app's own file stays")
@@ -132,8 +132,8 @@ import Testing
         return try Registry(home: world.test.home).install(appAt: try app.write()).executableURL
     }
 
-    func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> CommandRunner.Result {
-        try await CommandRunner(executable: executable, environment: world.test.environment.merging(environment) { $1 }).run(arguments)
+    func run(_ executable: URL, _ arguments: [String]) async throws -> CommandRunner.Result {
+        try await CommandRunner(executable: executable, environment: world.test.environment).run(arguments)
     }
 
     /// What `executable` prints with `arguments`, waited for here: for `eventually`.
@@ -198,19 +198,26 @@ extension TransferSessionTests {
 
     @Test func theAttachedProcessHearsADownloadsProgressAsItGoes() async throws {
         let app = try installApp()
-        // The first answer stalls after 1 MB for the request's 2 s timeout; the retry resumes it.
-        server.script("/bytes/3000000", [.stall(after: 1_000_000)])
-        let run = try await run(app, ["transfer-download", Self.session, Self.group, server.url("/bytes/3000000").absoluteString, "wait"],
-                                environment: ["HELPER_TIMEOUT": "2"])
-        let reports = progress(in: run).map { line in
+        // The server holds the answer after 1 MB until appexd has had time to report it.
+        server.script("/bytes/3000000", [.hold(after: 1_000_000)])
+        let runner = CommandRunner(executable: app, environment: world.test.environment)
+        let arguments = ["transfer-download", Self.session, Self.group, server.url("/bytes/3000000").absoluteString, "wait"]
+        let download = Task { try await runner.run(arguments) }
+        let registry = try Registry(home: world.test.home)
+        let midway = await eventually { ((try? registry.transfers(session: Self.session))?.first?.bytesReceived ?? 0) >= 1_000_000 }
+        #expect(midway)
+        try await Task.sleep(for: .milliseconds(600))
+        server.release("/bytes/3000000")
+        let finished = try await download.value
+        let reports = progress(in: finished).map { line in
             line.split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .punctuationCharacters)) }
         }
         let totals = reports.map { $0.count == 4 ? $0[2] : -1 }
-        #expect(totals.contains { $0 >= 1_000_000 && $0 < 3_000_000 }, "heard while stalled: \(run.standardOutput)")
-        #expect(totals == totals.sorted() && totals.last == 3_000_000, "\(run.standardOutput)")
-        #expect(reports.allSatisfy { $0.count == 4 && $0[1] > 0 && $0[3] == 3_000_000 }, "each says how many more bytes, of all: \(run.standardOutput)")
+        #expect(totals.contains { $0 >= 1_000_000 && $0 < 3_000_000 }, "heard while held: \(finished.standardOutput)")
+        #expect(totals == totals.sorted() && totals.last == 3_000_000, "\(finished.standardOutput)")
+        #expect(reports.allSatisfy { $0.count == 4 && $0[1] > 0 && $0[3] == 3_000_000 }, "each says how many more bytes, of all: \(finished.standardOutput)")
         #expect(reports.map { $0[1] }.reduce(0, +) == 3_000_000, "the increments add up to the whole")
-        #expect(events(in: run).last == "event completed 1 completed 206", "\(run.standardOutput)")
+        #expect(events(in: finished).last == "event completed 1 completed 200", "\(finished.standardOutput)")
     }
 
     @Test func aSessionWithoutASharedContainerIsInvalidFromTheStart() async throws {

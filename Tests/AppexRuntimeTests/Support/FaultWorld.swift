@@ -134,14 +134,16 @@ final class FaultWorld: Sendable {
 
     /// Writes and installs the app with one extension for each of `plugins`, on a thread of
     /// its own: it copies the fault extension's executable twice for each. The app's own
-    /// executable is `appExecutable`, or a small program that does nothing.
-    func install(_ plugins: [Plugin], appExecutable: URL? = nil) async throws {
-        try await onThread { try self.installBlocking(plugins, appExecutable: appExecutable) }
+    /// executable is `appExecutable`, or a small program that does nothing; its entitlements
+    /// name `appGroups`.
+    func install(_ plugins: [Plugin], appExecutable: URL? = nil, appGroups: [String] = []) async throws {
+        try await onThread { try self.installBlocking(plugins, appExecutable: appExecutable, appGroups: appGroups) }
     }
 
-    private func installBlocking(_ plugins: [Plugin], appExecutable: URL?) throws {
+    private func installBlocking(_ plugins: [Plugin], appExecutable: URL?, appGroups: [String]) throws {
         var app = BundleBuilder.app(Self.appIdentifier, name: "Faults", in: test.scratch.appendingPathComponent("bundles-\(UUID().uuidString.prefix(8))"))
         if let appExecutable { app.executable = appExecutable }
+        if !appGroups.isEmpty { app.entitlements = [Entitlements.Key.applicationGroups: .array(appGroups.map(PropertyListValue.string))] }
         for plugin in plugins {
             app.addExtension(
                 plugin.fault.prefix(1).uppercased() + plugin.fault.dropFirst(), identifier: Self.identifier(plugin.fault), point: plugin.point,

@@ -51,6 +51,11 @@ enum Fault: String {
     /// any; then read it, write through its descriptor, and open PATH, the picked file's own
     /// path: "picked NAME: CONTENT; write: …; path: …", "cancelled", or "refused: " and why).
     case attempts
+    /// A Share extension's background upload: PUTs the file of its first item's attachment
+    /// to the URL on the first line of the item's text, in background session
+    /// `com.example.faults.uploads` of the group on the second line, and completes at once
+    /// with "uploading as task N", or "refused: " and why.
+    case uploadsInBackground
     /// With ``ComposeFault`` as its principal class, a Share extension's compose sheet with
     /// a folder to pick and a 20-character limit; it completes a post with the text and
     /// folder posted.

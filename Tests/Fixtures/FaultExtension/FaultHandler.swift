@@ -1,5 +1,6 @@
 import AppexKit
 import AppexSystem
+import AppexTransfers
 import Foundation
 
 /// The principal class: serves each request as ``Fault/current`` says.
@@ -36,6 +37,8 @@ final class FaultHandler: NSExtensionRequestHandling {
                     context.cancelRequest(withError: error)
                 }
             }
+        case .uploadsInBackground:
+            Self.uploadInBackground(context)
         case .crashInRequest:
             abort()
         case .crashInSecondRequest, .neverAnswersSecondRequest:
@@ -260,6 +263,35 @@ final class FaultHandler: NSExtensionRequestHandling {
             }
         }
         return echoed
+    }
+
+    /// ``Fault/uploadsInBackground``: hands the upload to a background session and
+    /// completes at once; the extension then ends, and the upload goes on.
+    private static func uploadInBackground(_ context: NSExtensionContext) {
+        let item = context.inputItems.first
+        let lines = (item?.attributedContentText?.string ?? "").split(separator: "\n").map(String.init)
+        guard lines.count == 2, let target = URL(string: lines[0]), let provider = item?.attachments?.first,
+              let type = provider.registeredTypeIdentifiers.first else {
+            return context.cancelRequest(withError: NSError(domain: "AppexFault", code: 1, userInfo: [NSLocalizedDescriptionKey: "no URL, group and file"]))
+        }
+        provider.loadInPlaceFileRepresentation(forTypeIdentifier: type) { file, _, error in
+            guard let file else {
+                return context.cancelRequest(withError: error ?? NSError(domain: "AppexFault", code: 2))
+            }
+            let configuration = URLSessionConfiguration.background(withIdentifier: "com.example.faults.uploads")
+            configuration.sharedContainerIdentifier = lines[1]
+            let session = URLSession(configuration: configuration, delegate: nil, delegateQueue: nil)
+            var request = URLRequest(url: target)
+            request.httpMethod = "PUT"
+            let task = session.uploadTask(with: request, fromFile: file)
+            task.resume()
+            // A task that could not be made completes on the session's queue, with the reason.
+            for _ in 0..<200 where task.taskIdentifier == 0 && task.state != .completed { usleep(10_000) }
+            let done = NSExtensionItem()
+            done.attributedContentText = NSAttributedString(string: task.taskIdentifier > 0
+                ? "uploading as task \(task.taskIdentifier)" : "refused: \(task.error.map { "\($0 as NSError)" } ?? "no reason")")
+            context.completeRequest(returningItems: [done])
+        }
     }
 
     /// An item that says the request is done.

@@ -115,8 +115,7 @@ func transferTask(_ kind: String, _ identifier: String, _ group: String, _ url: 
         say("refused: \(url) is no URL")
         exit(1)
     }
-    // HELPER_TIMEOUT: the request's timeoutInterval, in seconds.
-    var request = URLRequest(url: target, timeoutInterval: ProcessInfo.processInfo.environment["HELPER_TIMEOUT"].flatMap(Double.init) ?? 60)
+    var request = URLRequest(url: target)
     request.httpMethod = kind == "upload" ? "PUT" : "GET"
     let task: URLSessionTask = file.map { session.uploadTask(with: request, fromFile: URL(fileURLWithPath: $0)) }
         ?? session.downloadTask(with: request)
@@ -157,7 +156,7 @@ func answerWakeForEvents() -> Bool {
         let environment = ProcessInfo.processInfo.environment
         guard let log = environment["HELPER_WAKE_LOG"], let group = environment["HELPER_GROUP"] else { exit(0) }
         let file = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard file >= 0, dup2(file, STDOUT_FILENO) >= 0 else { exit(2) }
+        guard file >= 0, dup2(file, STDOUT_FILENO) >= 0, dup2(file, STDERR_FILENO) >= 0 else { exit(2) }
         say("woken for \(identifier)")
         let (_, delegate) = backgroundSession(identifier, group)
         guard delegate.wait(for: "finished events") else {

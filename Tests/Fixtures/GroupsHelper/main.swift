@@ -25,8 +25,7 @@
 //   transfer-upload SESSION GROUP URL FILE [wait|cancel]  makes and resumes a PUT upload of FILE, prints
 //                                         "created N", and exits; with `wait` prints its progress and events
 //                                         until it completes, with `cancel` cancels it first
-//   transfer-download SESSION GROUP URL [wait|cancel]  the same for a download of URL; HELPER_TIMEOUT sets
-//                                         either request's timeoutInterval
+//   transfer-download SESSION GROUP URL [wait|cancel]  the same for a download of URL
 //   transfer-events SESSION GROUP         prints the events that waited for the session, then "finished
 //                                         events", and detaches once they are acknowledged
 //   (none, launched by appexd for a background session's events)  answers as TransferCommands.swift's
