@@ -72,17 +72,20 @@ extension URLSession {
             report(progressOf: task, update.task)
         case .transferEvents(let batch):
             let fresh = batch.events.filter { $0.sequence > state.lastDelivered }
-            guard let last = fresh.last?.sequence else { return }
-            state.lastDelivered = last
-            for event in fresh {
-                guard let task = state.tasks[Int(clamping: event.task.taskIdentifier)] else { continue }
-                deliver(event, of: task)
+            if let last = fresh.last?.sequence {
+                state.lastDelivered = last
+                for event in fresh {
+                    guard let task = state.tasks[Int(clamping: event.task.taskIdentifier)] else { continue }
+                    deliver(event, of: task)
+                }
+                // Once the delegate has had them: appexd may forget them, and remove a download's file.
+                delegateQueue.addOperation { [self] in
+                    try? link?.send(.transferAcknowledge(TransferAcknowledge(sessionIdentifier: identifier, sequence: last)))
+                }
             }
-            // Once the delegate has had them: appexd may forget them, and remove a download's file.
-            delegateQueue.addOperation { [self] in
-                try? link?.send(.transferAcknowledge(TransferAcknowledge(sessionIdentifier: identifier, sequence: last)))
-            }
-            if batch.backlog {
+            // After the events that waited; or with none, if appexd launched the app for this
+            // session (another process took them first), so its handler is not left waiting.
+            if batch.backlog, !fresh.isEmpty || launchedForThisSession {
                 tell((any URLSessionDelegate).self) { [self] delegate in delegate.urlSessionDidFinishEvents(forBackgroundURLSession: self) }
             }
         default:
@@ -127,6 +130,11 @@ extension URLSession {
         default:
             break
         }
+    }
+
+    /// Whether appexd launched this process for this session's events.
+    private var launchedForThisSession: Bool {
+        ProcessInfo.processInfo.environment["APPEX_BACKGROUND_URL_SESSION"] == identifier
     }
 
     /// A task object for a task appexd told of: one this process did not make.

@@ -220,6 +220,17 @@ extension TransferSessionTests {
         #expect(events(in: finished).last == "event completed 1 completed 200", "\(finished.standardOutput)")
     }
 
+    @Test func anAppLaunchedForEventsAnotherProcessTookIsNotLeftWaiting() async throws {
+        let app = try installApp()
+        // As appexd launches it, for a session whose events are gone by the time it attaches.
+        let log = world.test.scratch.appendingPathComponent("wake.log")
+        let environment = world.test.environment.merging(
+            ["APPEX_BACKGROUND_URL_SESSION": Self.session, "HELPER_WAKE_LOG": log.path, "HELPER_GROUP": Self.group]) { $1 }
+        let woken = try await CommandRunner(executable: app, environment: environment).run([])
+        #expect(woken.status == 0, "the completion handler ended it")
+        #expect(try String(contentsOf: log, encoding: .utf8) == "woken for \(Self.session)\nfinished events\n")
+    }
+
     @Test func aSessionWithoutASharedContainerIsInvalidFromTheStart() async throws {
         let app = try installApp()
         let run = try await run(app, ["transfer-attach", Self.session, ""])
