@@ -141,6 +141,8 @@ extension TransferSessions {
                 try file.copyContents(toNewFileAt: url.path)
             }
         } catch {
+            // A copy cut short (no room left) leaves no part behind.
+            try? FileManager.default.removeItem(at: url)
             throw AppexErrorDomain.runtimeError(12, "the upload's file could not be kept at \(url.path): \(error)",
                                                 recovery: "Make room on the file system of \(home.dataDirectory.path).")
         }

@@ -34,7 +34,8 @@ public final class LoopbackHTTPServer: Sendable {
         /// Answer a range request with the whole file, as a server that can't resume does.
         case ignoreRange
         /// Send or take `after` bytes of the body, then no more until ``release(_:)`` is
-        /// called for the path (or the server stops), and go on as usual.
+        /// called for the path (or the server stops), and go on as usual. A download's last
+        /// bytes before the hold may wait in the server's buffers until it goes on.
         case hold(after: Int)
     }
 

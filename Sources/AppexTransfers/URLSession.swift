@@ -88,7 +88,9 @@ open class URLSession: @unchecked Sendable {
     // MARK: Tasks
 
     /// An upload of `fileURL` as the body of `request`, suspended until resumed. appexd
-    /// sends the file as it is when the task is resumed; later changes to it don't reach it.
+    /// keeps the file from then on, usually as another name for it (a hard link): removing
+    /// or replacing the file (a rename over it) doesn't reach the upload, but writing into it
+    /// before the upload ends does.
     open func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
         URLSessionUploadTask(session: self, request: request, file: fileURL)
     }

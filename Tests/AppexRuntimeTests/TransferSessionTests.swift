@@ -198,13 +198,14 @@ extension TransferSessionTests {
 
     @Test func theAttachedProcessHearsADownloadsProgressAsItGoes() async throws {
         let app = try installApp()
-        // The server holds the answer after 1 MB until appexd has had time to report it.
+        // The server holds the answer after 1 MB until appexd has had time to report what
+        // arrived (the server's last write before the hold may wait in its buffers).
         server.script("/bytes/3000000", [.hold(after: 1_000_000)])
         let runner = CommandRunner(executable: app, environment: world.test.environment)
         let arguments = ["transfer-download", Self.session, Self.group, server.url("/bytes/3000000").absoluteString, "wait"]
         let download = Task { try await runner.run(arguments) }
         let registry = try Registry(home: world.test.home)
-        let midway = await eventually { ((try? registry.transfers(session: Self.session))?.first?.bytesReceived ?? 0) >= 1_000_000 }
+        let midway = await eventually { ((try? registry.transfers(session: Self.session))?.first?.bytesReceived ?? 0) > 0 }
         #expect(midway)
         try await Task.sleep(for: .milliseconds(600))
         server.release("/bytes/3000000")
@@ -213,7 +214,7 @@ extension TransferSessionTests {
             line.split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .punctuationCharacters)) }
         }
         let totals = reports.map { $0.count == 4 ? $0[2] : -1 }
-        #expect(totals.contains { $0 >= 1_000_000 && $0 < 3_000_000 }, "heard while held: \(finished.standardOutput)")
+        #expect(totals.contains { $0 > 0 && $0 <= 1_000_000 }, "heard while held: \(finished.standardOutput)")
         #expect(totals == totals.sorted() && totals.last == 3_000_000, "\(finished.standardOutput)")
         #expect(reports.allSatisfy { $0.count == 4 && $0[1] > 0 && $0[3] == 3_000_000 }, "each says how many more bytes, of all: \(finished.standardOutput)")
         #expect(reports.map { $0[1] }.reduce(0, +) == 3_000_000, "the increments add up to the whole")

@@ -23,11 +23,11 @@ struct PsCommand: AsyncParsableCommand {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
         }
         if json { return try Output.json(processes.map(ProcessRow.init)) }
-        print("PID".padding(7) + "EXTENSION".padding(36) + "HOST".padding(22) + "RSS".padding(10) + "AGE".padding(8) + "STATE")
+        print("PID".padded(7) + "EXTENSION".padded(36) + "HOST".padded(22) + "RSS".padded(10) + "AGE".padded(8) + "STATE")
         for process in processes {
             let row = ProcessRow(process)
-            print(String(row.pid).padding(7) + row.extensionIdentifier.padding(36) + "\(row.hostName) (\(row.hostPID))".padding(22)
-                  + "\(row.residentKiB / 1024) MiB".padding(10) + Self.age(row.ageMilliseconds).padding(8) + row.state)
+            print(String(row.pid).padded(7) + row.extensionIdentifier.padded(36) + "\(row.hostName) (\(row.hostPID))".padded(22)
+                  + "\(row.residentKiB / 1024) MiB".padded(10) + Self.age(row.ageMilliseconds).padded(8) + row.state)
         }
     }
 
@@ -58,11 +58,5 @@ struct ProcessRow: Encodable {
         ageMilliseconds = process.ageMilliseconds
         state = process.state
         activeRequests = process.activeRequests
-    }
-}
-
-private extension String {
-    func padding(_ width: Int) -> String {
-        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }
 }

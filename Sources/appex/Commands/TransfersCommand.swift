@@ -113,9 +113,3 @@ struct TransferRow: Encodable {
         return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
     }
 }
-
-private extension String {
-    func padded(_ width: Int) -> String {
-        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
-    }
-}
