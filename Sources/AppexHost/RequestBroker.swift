@@ -380,14 +380,18 @@ final class RequestBroker: Sendable {
                 (requestID, state.requests[requestID]!.lifecycle.sessionClosed())
             }
         }
+        // A malformed frame ends the session's requests here, before appexd is told to close
+        // the session: the SIGKILL that brings must not be reported in its place.
+        if case .protocolError(let error) = closure {
+            for (requestID, action) in closures where action != .ignore {
+                finish(requestID, .interrupted(ExtensionInterruption(.protocolError, message: "the extension sent a malformed frame: \(error)")))
+            }
+        }
         // Whoever closed it, the process must not be given this host's next request.
         try? daemon.connection.send(.closeSession(SessionReference(session)))
+        if case .protocolError = closure { return }
         var waiting: [UUID] = []
         for (requestID, action) in closures {
-            if case .protocolError(let error) = closure, action != .ignore {
-                finish(requestID, .interrupted(ExtensionInterruption(.protocolError, message: "the extension sent a malformed frame: \(error)")))
-                continue
-            }
             switch action {
             case .deliver(let interruption): finish(requestID, .interrupted(interruption))
             case .waitForReason: waiting.append(requestID)

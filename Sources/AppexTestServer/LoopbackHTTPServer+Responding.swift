@@ -58,13 +58,11 @@ extension LoopbackHTTPServer {
         let limit = behaviour.limit
         let first = start
         let body = ResponseBody(contentLength: Int(size - start)) { writer in
-            var pause = behaviour.pause
             var offset = first
             var sent: Int64 = 0
             while offset < size {
                 var count = min(Int64(GeneratedBytes.chunkSize), size - offset)
                 if let limit { count = min(count, limit - sent) }
-                if let pause { count = min(count, pause - sent) }
                 if count > 0 {
                     try await writer.write(GeneratedBytes.chunk(at: offset, count: Int(count)))
                     offset += count
@@ -72,10 +70,6 @@ extension LoopbackHTTPServer {
                 }
                 if let limit, sent >= limit {
                     try await self.misbehave(behaviour, context: context)
-                }
-                if let held = pause, sent >= held {
-                    await self.waitForRelease(of: request.uri.path)
-                    pause = nil
                 }
             }
             try await writer.finish(nil)

@@ -33,9 +33,9 @@ public final class LoopbackHTTPServer: Sendable {
         case stall(after: Int)
         /// Answer a range request with the whole file, as a server that can't resume does.
         case ignoreRange
-        /// Send or take `after` bytes of the body, then no more until ``release(_:)`` is
-        /// called for the path (or the server stops), and go on as usual. A download's last
-        /// bytes before the hold may wait in the server's buffers until it goes on.
+        /// Take `after` bytes of an upload's body, then read no more until ``release(_:)``
+        /// is called for the path (or the server stops), and go on as usual. (A download
+        /// can't be held as exactly: what the server wrote last may wait in its buffers.)
         case hold(after: Int)
     }
 

@@ -196,29 +196,32 @@ extension TransferSessionTests {
         #expect(removed, "the file handed over goes once acknowledged")
     }
 
-    @Test func theAttachedProcessHearsADownloadsProgressAsItGoes() async throws {
+    @Test func theAttachedProcessHearsAnUploadsProgressAsItGoes() async throws {
         let app = try installApp()
-        // The server holds the answer after 1 MB until appexd has had time to report what
-        // arrived (the server's last write before the hold may wait in its buffers).
-        server.script("/bytes/3000000", [.hold(after: 1_000_000)])
+        let size = 24_000_000
+        let file = try makeFile(bytes: size)
+        // The server stops reading after 1 MB, so the upload stands part-way (what the
+        // socket's buffers take is sent) until appexd has had time to report it.
+        server.script("/upload/progress", [.hold(after: 1_000_000)])
         let runner = CommandRunner(executable: app, environment: world.test.environment)
-        let arguments = ["transfer-download", Self.session, Self.group, server.url("/bytes/3000000").absoluteString, "wait"]
-        let download = Task { try await runner.run(arguments) }
+        let arguments = ["transfer-upload", Self.session, Self.group, server.url("/upload/progress").absoluteString, file.path, "wait"]
+        let upload = Task { try await runner.run(arguments) }
         let registry = try Registry(home: world.test.home)
-        let midway = await eventually { ((try? registry.transfers(session: Self.session))?.first?.bytesReceived ?? 0) > 0 }
+        // Generous: on a loaded machine the transfers' process can take a while to start.
+        let midway = await eventually(seconds: 90) { ((try? registry.transfers(session: Self.session))?.first?.bytesSent ?? 0) > 0 }
         #expect(midway)
         try await Task.sleep(for: .milliseconds(600))
-        server.release("/bytes/3000000")
-        let finished = try await download.value
+        server.release("/upload/progress")
+        let finished = try await upload.value
         let reports = progress(in: finished).map { line in
             line.split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .punctuationCharacters)) }
         }
         let totals = reports.map { $0.count == 4 ? $0[2] : -1 }
-        #expect(totals.contains { $0 > 0 && $0 <= 1_000_000 }, "heard while held: \(finished.standardOutput)")
-        #expect(totals == totals.sorted() && totals.last == 3_000_000, "\(finished.standardOutput)")
-        #expect(reports.allSatisfy { $0.count == 4 && $0[1] > 0 && $0[3] == 3_000_000 }, "each says how many more bytes, of all: \(finished.standardOutput)")
-        #expect(reports.map { $0[1] }.reduce(0, +) == 3_000_000, "the increments add up to the whole")
-        #expect(events(in: finished).last == "event completed 1 completed 200", "\(finished.standardOutput)")
+        #expect(totals.contains { $0 > 0 && $0 < Int64(size) }, "heard while held: \(finished.standardOutput)")
+        #expect(totals == totals.sorted() && totals.last == Int64(size), "\(finished.standardOutput)")
+        #expect(reports.allSatisfy { $0.count == 4 && $0[1] > 0 && $0[3] == Int64(size) }, "each says how many more bytes, of all: \(finished.standardOutput)")
+        #expect(reports.map { $0[1] }.reduce(0, +) == Int64(size), "the increments add up to the whole")
+        #expect(events(in: finished).last == "event completed 1 completed 201", "\(finished.standardOutput)")
     }
 
     @Test func anAppLaunchedForEventsAnotherProcessTookIsNotLeftWaiting() async throws {
