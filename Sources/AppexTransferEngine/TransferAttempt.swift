@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// One attempt at a task: one HTTP exchange, streamed from the upload's file or to the
 /// download's `.partial` file, and watched for a stall or a passed resource deadline.
@@ -40,6 +41,7 @@ struct TransferAttempt: Sendable {
             return outcome
         } catch {
             if let interruption = live.interruption { return .interrupted(interruption) }
+            if let refusal = Self.certificateRefusal(error, reaching: task.request.url) { return .impossible(refusal) }
             return .failed(Self.describe(error, reaching: task.request.url))
         }
     }
@@ -161,9 +163,24 @@ struct TransferAttempt: Sendable {
         response.headers.first(name: "Retry-After").flatMap { AppexTransferEngine.retryAfter($0) }
     }
 
+    /// The reason a server's certificate was refused, if `error` is that refusal: no later
+    /// attempt would trust it either, so the task fails at once, as URLSession's does.
+    static func certificateRefusal(_ error: any Error, reaching url: URL) -> String? {
+        let server = serverName(url)
+        let wayOut = "If a private certificate authority signed it, name a PEM file of that authority's certificate in SSL_CERT_FILE in appexd's environment."
+        return switch error {
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            "the certificate of \(server) was not trusted: it names another server"
+        case NIOSSLError.handshakeFailed(.sslError(let errors)) where "\(errors)".contains("CERTIFICATE_VERIFY_FAILED"):
+            "the certificate of \(server) was not trusted: no trusted certificate authority signed it. \(wayOut)"
+        default:
+            nil
+        }
+    }
+
     /// An error as the task's reason: what happened to the connection, in words.
     static func describe(_ error: any Error, reaching url: URL) -> String {
-        let server = "\(url.host ?? "the server")\(url.port.map { ":\($0)" } ?? "")"
+        let server = serverName(url)
         return switch error {
         case let error as IOError where error.errnoCode == ECONNREFUSED:
             "\(server) refused the connection"
@@ -176,5 +193,10 @@ struct TransferAttempt: Sendable {
         default:
             "the exchange with \(server) failed: \(error)"
         }
+    }
+
+    /// `host:port` of `url`, as the reasons name the server.
+    private static func serverName(_ url: URL) -> String {
+        "\(url.host ?? "the server")\(url.port.map { ":\($0)" } ?? "")"
     }
 }

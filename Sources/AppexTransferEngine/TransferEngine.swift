@@ -4,6 +4,7 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// Performs the registry's background transfers (docs/transfers.md): starts each waiting
 /// task when it may run, streams it over HTTP, and records how it ended: retried with
@@ -27,6 +28,7 @@ public actor TransferEngine {
 
     private let registry: Registry
     private let policy: TransferPolicy
+    private let trustedCertificates: URL?
     private let observer: @Sendable (TransferTask) -> Void
     private let report: @Sendable (String) -> Void
     private var running: [UUID: Running] = [:]
@@ -34,14 +36,17 @@ public actor TransferEngine {
     private let wakes = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     /// - Parameters:
+    ///   - trustedCertificates: a PEM file of the certificate authorities that HTTPS servers
+    ///     are verified against, instead of the system's; `nil` trusts the system's.
     ///   - observer: told of each task's progress and each change of its state, from any task.
     ///   - report: told, in words, what went wrong that no task's state says; standard error
     ///     by default.
-    public init(registry: Registry, policy: TransferPolicy = .standard,
+    public init(registry: Registry, policy: TransferPolicy = .standard, trustedCertificates: URL? = nil,
                 observer: @escaping @Sendable (TransferTask) -> Void = { _ in },
                 report: @escaping @Sendable (String) -> Void = TransferEngine.reportToStandardError) {
         self.registry = registry
         self.policy = policy
+        self.trustedCertificates = trustedCertificates
         self.observer = observer
         self.report = report
     }
@@ -239,6 +244,11 @@ public actor TransferEngine {
         configuration.timeout = .init(connect: .seconds(30))
         // A refused connection fails the attempt at once; the policy, not the client, retries.
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let trustedCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(trustedCertificates.path)
+            configuration.tlsConfiguration = tls
+        }
         let client = HTTPClient(eventLoopGroup: threads, configuration: configuration)
         http = (client, threads)
         return client

@@ -1,7 +1,7 @@
 public import AppexCore
 import AppexRegistry
 import AppexSystem
-import Foundation
+public import Foundation
 import Glibc
 
 /// The transfers' process (appex-transfers, docs/transfers.md): performs one home's
@@ -31,11 +31,15 @@ public struct TransferWorker: Sendable {
     public var idleGrace: Duration
     /// How the engine performs the transfers.
     public var policy: TransferPolicy
+    /// A PEM file of the certificate authorities HTTPS servers are verified against, instead
+    /// of the system's (``TransferEngine/init(registry:policy:trustedCertificates:observer:report:)``).
+    public var trustedCertificates: URL?
 
-    public init(home: AppexHome, idleGrace: Duration = .seconds(30), policy: TransferPolicy = .standard) {
+    public init(home: AppexHome, idleGrace: Duration = .seconds(30), policy: TransferPolicy = .standard, trustedCertificates: URL? = nil) {
         self.home = home
         self.idleGrace = idleGrace
         self.policy = policy
+        self.trustedCertificates = trustedCertificates
     }
 
     /// Performs the home's transfers until none is left and `idleGrace` has passed, or until
@@ -46,7 +50,7 @@ public struct TransferWorker: Sendable {
         guard var lock = try ProcessLock.acquire(at: lockPath) else { return .alreadyRunning(ProcessLock.holder(at: lockPath)) }
         let registry = try Registry(home: home)
         while true {
-            let engine = TransferEngine(registry: registry, policy: policy)
+            let engine = TransferEngine(registry: registry, policy: policy, trustedCertificates: trustedCertificates)
             let wakes = try WakeListener(path: home.transfersSocketURL.path, engine: engine)
             await engine.run(untilIdleFor: idleGrace)
             wakes.stop()

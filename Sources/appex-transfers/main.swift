@@ -1,12 +1,17 @@
 // appex-transfers: performs a home's background transfers (docs/transfers.md). appexd starts
 // it when there is work; it exits once none has been left for a while (APPEX_TRANSFERS_IDLE_MS,
 // 30 s by default). SIGTERM and SIGINT stop it: the running attempts wait for the next one.
+// HTTPS servers are verified against the system's certificate authorities, or against those
+// in the PEM file SSL_CERT_FILE names, as OpenSSL and curl do.
 import AppexCore
 import AppexTransferEngine
 import Dispatch
 import Foundation
 
 var worker = TransferWorker(home: .current)
+if let trusted = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !trusted.isEmpty {
+    worker.trustedCertificates = URL(fileURLWithPath: trusted)
+}
 if let idle = ProcessInfo.processInfo.environment["APPEX_TRANSFERS_IDLE_MS"].flatMap(Int.init) {
     worker.idleGrace = .milliseconds(idle)
 }

@@ -14,15 +14,22 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) final class TransferSessionTests {
     let world: FaultWorld
     let server: LoopbackHTTPServer
+    /// The authority appexd's transfers trust, through SSL_CERT_FILE, as well as none of the system's.
+    let authority: TestCertificateAuthority
     static let group = "group.com.example.faults"
     static let session = "com.example.faults.uploads"
 
     init() async throws {
         world = try FaultWorld()
         server = try await LoopbackHTTPServer.start()
+        authority = try TestCertificateAuthority()
+        try FileManager.default.createDirectory(at: world.test.scratch, withIntermediateDirectories: true)
+        let trusted = world.test.scratch.appendingPathComponent("authority.pem")
+        try authority.writeCertificate(to: trusted)
         // The groups helper, launched by appexd for a session's events, logs them here.
         try await world.startDaemon(BackgroundTransferTests.daemonSettings.merging(
-            ["HELPER_WAKE_LOG": world.test.scratch.appendingPathComponent("wake.log").path, "HELPER_GROUP": Self.group]) { $1 })
+            ["HELPER_WAKE_LOG": world.test.scratch.appendingPathComponent("wake.log").path, "HELPER_GROUP": Self.group,
+             "SSL_CERT_FILE": trusted.path]) { $1 })
     }
 
     deinit {
@@ -72,6 +79,18 @@ import Testing
         let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/note").absoluteString, file.path, "wait"])
         #expect(events(in: made) == ["created 1", "event completed 1 completed 201"], "\(made.standardError)")
         #expect(progress(in: made).last == "progress 1 sent 100000, 100000 of 100000", "\(made.standardOutput)")
+    }
+
+    @Test func anUploadOverHTTPSIsTrustedThroughTheAuthorityInSSLCertFile() async throws {
+        let secure = try await LoopbackHTTPServer.start(tls: authority)
+        let app = try installApp()
+        let file = try makeFile(bytes: 2_000_000)
+        let made = try await run(app, ["transfer-upload", Self.session, Self.group, secure.url("/upload/note").absoluteString, file.path, "wait"])
+        await secure.stop()
+        #expect(events(in: made) == ["created 1", "event completed 1 completed 201"], "\(made.standardError)")
+        let upload = try #require(secure.uploads(at: "/upload/note").last)
+        let hash = try sha256(of: file)
+        #expect(upload.bytes == 2_000_000 && upload.sha256 == hash, "the server holds every byte")
     }
 
     @Test func aSecondProcessAttachingToTheSessionIsRefusedUntilTheFirstGoes() async throws {

@@ -9,10 +9,6 @@ import Testing
 /// The engine against a real HTTP server on loopback: downloads and uploads streamed,
 /// resumed, retried, given up on, cancelled and stopped, each ending once in the registry.
 @Suite final class TransferEngineTests: TransferFixture {
-    /// Short waits, so that five attempts take a moment.
-    static let policy = TransferPolicy(firstRetryDelay: .milliseconds(50), longestRetryDelay: .milliseconds(200),
-                                       progressInterval: .milliseconds(50), watchInterval: .milliseconds(50))
-
     // MARK: Downloads
 
     @Test func aDownloadLandsWholeAtItsDestinationWithItsEvents() async throws {
@@ -159,7 +155,7 @@ import Testing
     @Test func cancellingARunningTaskEndsItOnceAndTheEngineGoesOn() async throws {
         server.script("/bytes/200000", [.stall(after: 50_000)])
         let stalled = try registry.addTransfer(download("/bytes/200000"))
-        let engine = TransferEngine(registry: registry, policy: Self.policy)
+        let engine = TransferEngine(registry: registry, policy: TransferFixture.policy)
         let running = Task { await engine.run() }
         defer { running.cancel() }
         #expect(await eventually { ((try? self.registry.transfer(stalled.id))?.bytesReceived ?? 0) > 0 })
@@ -180,7 +176,7 @@ import Testing
     @Test func aStoppedEngineLeavesItsTaskToResumeInTheNext() async throws {
         server.script("/bytes/500000", [.stall(after: 200_000)])
         let task = try registry.addTransfer(download("/bytes/500000"))
-        let first = TransferEngine(registry: registry, policy: Self.policy)
+        let first = TransferEngine(registry: registry, policy: TransferFixture.policy)
         let running = Task { await first.run() }
         #expect(await eventually { ((try? self.registry.transfer(task.id))?.bytesReceived ?? 0) >= 100_000 })
         running.cancel()
@@ -194,37 +190,5 @@ import Testing
         #expect(ended.state == .completed && ended.statusCode == 206 && ended.attempts == 2)
         let file = try Data(contentsOf: #require(ended.destination))
         #expect(file.count == 500_000 && GeneratedBytes.matches(file))
-    }
-
-    // MARK: Helpers
-
-    func download(_ path: String, timeout: TimeInterval = 60, resourceTimeout: TimeInterval = TransferTask.defaultResourceTimeout) -> TransferTask {
-        SampleTransfers.download(server.url(path), into: test.scratch, timeout: timeout, resourceTimeout: resourceTimeout)
-    }
-
-    func upload(_ file: URL, to path: String) -> TransferTask {
-        SampleTransfers.upload(file, to: server.url(path))
-    }
-
-    func makeFile(bytes count: Int) throws -> URL {
-        try FileManager.default.createDirectory(at: test.scratch, withIntermediateDirectories: true)
-        let url = test.scratch.appendingPathComponent("upload-\(count)")
-        try Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }).write(to: url)
-        return url
-    }
-
-    func sha256(of file: URL) throws -> String {
-        SHA256.hash(data: try Data(contentsOf: file)).map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Runs an engine until `task` has ended, and returns it as it ended.
-    func runUntilEnded(_ task: TransferTask, policy: TransferPolicy = TransferEngineTests.policy) async throws -> TransferTask {
-        let engine = TransferEngine(registry: registry, policy: policy)
-        let running = Task { await engine.run() }
-        let ended = await eventually(seconds: 60) { (try? self.registry.transfer(task.id))?.state.isFinal == true }
-        running.cancel()
-        await running.value
-        try #require(ended, "transfer \(task.request.url) ended: \(String(describing: try? registry.transfer(task.id)))")
-        return try #require(try registry.transfer(task.id))
     }
 }

@@ -69,6 +69,6 @@ import Testing
     }
 
     func worker(idle: Duration) -> TransferWorker {
-        TransferWorker(home: test.home, idleGrace: idle, policy: TransferEngineTests.policy)
+        TransferWorker(home: test.home, idleGrace: idle, policy: TransferFixture.policy)
     }
 }
