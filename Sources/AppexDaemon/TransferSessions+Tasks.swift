@@ -57,7 +57,7 @@ extension TransferSessions {
         guard let task = tasks.first(where: { $0.taskIdentifier == Int(clamping: cancel.taskIdentifier) }) else {
             throw Self.refusal("background session \(key.session) of \(key.app) has no task \(cancel.taskIdentifier)")
         }
-        let ended = try read { () throws(RegistryError) in try registry.finishTransfer(task.id, .cancelled, error: "cancelled") }
+        let ended = try read { () throws(RegistryError) in try registry.finishTransfer(task.id, .cancelled, failure: .cancelled) }
         if ended {
             if let partial = task.partialFile { try? FileManager.default.removeItem(at: partial) }
             transfers.wake()

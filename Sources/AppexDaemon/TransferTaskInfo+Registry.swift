@@ -8,6 +8,7 @@ extension TransferTaskInfo {
         self.init(taskIdentifier: UInt64(task.taskIdentifier), id: task.id.uuidString, kind: task.kind.rawValue, url: task.request.url.absoluteString,
                   method: task.request.method, state: task.state.rawValue, bytesSent: task.bytesSent,
                   bytesExpectedToSend: task.bytesExpectedToSend, bytesReceived: task.bytesReceived,
-                  bytesExpectedToReceive: task.bytesExpectedToReceive, statusCode: task.statusCode ?? 0, error: task.error ?? "", owner: task.owner)
+                  bytesExpectedToReceive: task.bytesExpectedToReceive, statusCode: task.statusCode ?? 0, error: task.error ?? "",
+                  errorCode: task.errorCode?.rawValue ?? 0, owner: task.owner)
     }
 }

@@ -91,26 +91,26 @@ extension Registry {
     /// Puts the running task `id` back to waiting after a failed attempt, to start again at
     /// `notBefore`; false if it isn't running (cancelled meanwhile).
     @discardableResult
-    public func retryTransfer(_ id: UUID, at notBefore: Date, reason: String) throws(RegistryError) -> Bool {
+    public func retryTransfer(_ id: UUID, at notBefore: Date, after failure: TransferFailure) throws(RegistryError) -> Bool {
         try write("retry transfer \(id)", bumpsGeneration: false) { db in
-            try db.execute(sql: "UPDATE transferTask SET state = 'waiting', notBefore = ?, error = ? WHERE id = ? AND state = 'running'",
-                           arguments: [notBefore, reason, id.uuidString])
+            try db.execute(sql: "UPDATE transferTask SET state = 'waiting', notBefore = ?, error = ?, errorCode = ? WHERE id = ? AND state = 'running'",
+                           arguments: [notBefore, failure.reason, failure.code.rawValue, id.uuidString])
             return db.changesCount == 1
         }
     }
 
-    /// Ends the task `id` in `state`, with the server's answer or the reason, and writes its
+    /// Ends the task `id` in `state`, with the server's answer or the failure, and writes its
     /// events (a download's file first, then its completion), in one transaction. Returns
     /// false, writing nothing, if it had already ended: a task ends once.
     @discardableResult
-    public func finishTransfer(_ id: UUID, _ state: TransferTask.State, statusCode: Int? = nil, error: String? = nil,
+    public func finishTransfer(_ id: UUID, _ state: TransferTask.State, statusCode: Int? = nil, failure: TransferFailure? = nil,
                                downloadedTo location: URL? = nil, at now: Date = Date()) throws(RegistryError) -> Bool {
         precondition(state.isFinal, "a task ends completed, failed or cancelled")
         return try write("end transfer \(id)", bumpsGeneration: false) { db in
             try db.execute(sql: """
-                UPDATE transferTask SET state = ?, statusCode = COALESCE(?, statusCode), error = ?, notBefore = NULL
+                UPDATE transferTask SET state = ?, statusCode = COALESCE(?, statusCode), error = ?, errorCode = ?, notBefore = NULL
                 WHERE id = ? AND state IN ('waiting', 'running')
-                """, arguments: [state.rawValue, statusCode, error, id.uuidString])
+                """, arguments: [state.rawValue, statusCode, failure?.reason, failure?.code.rawValue, id.uuidString])
             guard db.changesCount == 1 else { return false }
             if let location {
                 try db.execute(sql: "INSERT INTO transferEvent (taskID, kind, location, createdAt) VALUES (?, 'finishedDownloading', ?, ?)",
@@ -126,7 +126,8 @@ extension Registry {
     @discardableResult
     public func requeueInterruptedTransfers() throws(RegistryError) -> Int {
         try write("requeue the interrupted transfers", bumpsGeneration: false) { db in
-            try db.execute(sql: "UPDATE transferTask SET state = 'waiting', error = 'the transfers'' process stopped during the attempt' WHERE state = 'running'")
+            try db.execute(sql: "UPDATE transferTask SET state = 'waiting', error = ?, errorCode = ? WHERE state = 'running'",
+                           arguments: [TransferFailure.processStopped.reason, TransferFailure.processStopped.code.rawValue])
             return db.changesCount
         }
     }
@@ -193,6 +194,7 @@ extension Registry {
         task.statusCode = row["statusCode"]
         task.validator = row["validator"]
         task.error = row["error"]
+        task.errorCode = (row["errorCode"] as Int?).flatMap(TransferFailure.Code.init(rawValue:))
         return task
     }
 }

@@ -1,3 +1,4 @@
+import AppexRegistry
 import Foundation
 
 /// How one attempt at a task ended, for the engine to decide what the task does next.
@@ -7,9 +8,9 @@ enum AttemptOutcome: Sendable {
     case answered(statusCode: Int, retryAfter: Duration?, location: URL?)
     /// No answer, or an incomplete one (refused, reset, closed early, a disk error): the next
     /// attempt may do better.
-    case failed(String)
+    case failed(TransferFailure)
     /// Nothing another attempt could change, such as an upload's file gone: the task fails.
-    case impossible(String)
+    case impossible(TransferFailure)
     /// Stopped from outside the attempt.
     case interrupted(Interruption)
 }

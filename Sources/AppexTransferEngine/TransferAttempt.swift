@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
 /// One attempt at a task: one HTTP exchange, streamed from the upload's file or to the
@@ -42,7 +43,7 @@ struct TransferAttempt: Sendable {
         } catch {
             if let interruption = live.interruption { return .interrupted(interruption) }
             if let refusal = Self.certificateRefusal(error, reaching: task.request.url) { return .impossible(refusal) }
-            return .failed(Self.describe(error, reaching: task.request.url))
+            return .failed(Self.describe(error, reaching: task.request.url, for: task.kind))
         }
     }
 
@@ -67,15 +68,16 @@ struct TransferAttempt: Sendable {
 
     /// Sends the task's file as the request's body, and keeps only the answer's status.
     private func upload(_ task: TransferTask) async throws -> AttemptOutcome {
-        guard let bodyFile = task.bodyFile else { return .impossible("the upload task has no file to send") }
+        guard let bodyFile = task.bodyFile else { return .impossible(TransferFailure(.fileDoesNotExist, "the upload task has no file to send")) }
         let size: Int64
         do {
             let file = try AppexSystem.FileDescriptor.open(bodyFile.path)
             defer { file.close() }
-            guard try file.isRegularFile() else { return .impossible("the upload's file \(bodyFile.path) is not a regular file") }
+            guard try file.isRegularFile() else { return .impossible(TransferFailure(.noPermissionsToReadFile, "the upload's file \(bodyFile.path) is not a regular file")) }
             size = Int64(try file.size())
         } catch {
-            return .impossible("the upload's file \(bodyFile.path) can't be read: \(error)")
+            let code: TransferFailure.Code = error.errno == ENOENT ? .fileDoesNotExist : .noPermissionsToReadFile
+            return .impossible(TransferFailure(code, "the upload's file \(bodyFile.path) can't be read: \(error)"))
         }
         live.update { task in
             task.bytesSent = 0
@@ -97,7 +99,7 @@ struct TransferAttempt: Sendable {
     /// Writes the answer's body to the `.partial` file, resuming what earlier attempts kept
     /// if the server allows, and moves it to the destination once whole.
     private func download(_ task: TransferTask) async throws -> AttemptOutcome {
-        guard let file = PartialDownload(task) else { return .impossible("the download task has no destination") }
+        guard let file = PartialDownload(task) else { return .impossible(TransferFailure(.cannotCreateFile, "the download task has no destination")) }
         let kept = file.keptBytes
         let resumable = kept > 0 ? task.validator : nil
         var request = makeRequest(task)
@@ -118,7 +120,7 @@ struct TransferAttempt: Sendable {
                 file.discard()
                 live.update { $0.validator = nil }
                 live.record()
-                return .failed("the server would not resume the download at byte \(kept); the next attempt starts over")
+                return .failed(TransferFailure(.badServerResponse, "the server would not resume the download at byte \(kept); the next attempt starts over"))
             }
             start = kept
             length = range.length ?? -1
@@ -144,7 +146,7 @@ struct TransferAttempt: Sendable {
         // A cancelled body stream ends as if complete; only the count tells.
         if let interruption = live.interruption { return .interrupted(interruption) }
         if length >= 0, received != length {
-            return .failed("the connection closed after \(received) of \(length) bytes")
+            return .failed(TransferFailure(.networkConnectionLost, "the connection closed after \(received) of \(length) bytes"))
         }
         try file.complete(output)
         return .answered(statusCode: status, retryAfter: nil, location: file.destination)
@@ -163,35 +165,45 @@ struct TransferAttempt: Sendable {
         response.headers.first(name: "Retry-After").flatMap { AppexTransferEngine.retryAfter($0) }
     }
 
-    /// The reason a server's certificate was refused, if `error` is that refusal: no later
-    /// attempt would trust it either, so the task fails at once, as URLSession's does.
-    static func certificateRefusal(_ error: any Error, reaching url: URL) -> String? {
+    /// The server's certificate refused, if `error` is that refusal: no later attempt would
+    /// trust it either, so the task fails at once, as URLSession's does.
+    static func certificateRefusal(_ error: any Error, reaching url: URL) -> TransferFailure? {
         let server = serverName(url)
         let wayOut = "If a private certificate authority signed it, name a PEM file of that authority's certificate in SSL_CERT_FILE in appexd's environment."
         return switch error {
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:
-            "the certificate of \(server) was not trusted: it names another server"
+            TransferFailure(.serverCertificateUntrusted, "the certificate of \(server) was not trusted: it names another server")
         case NIOSSLError.handshakeFailed(.sslError(let errors)) where "\(errors)".contains("CERTIFICATE_VERIFY_FAILED"):
-            "the certificate of \(server) was not trusted: no trusted certificate authority signed it. \(wayOut)"
+            TransferFailure(.serverCertificateHasUnknownRoot, "the certificate of \(server) was not trusted: no trusted certificate authority signed it. \(wayOut)")
         default:
             nil
         }
     }
 
-    /// An error as the task's reason: what happened to the connection, in words.
-    static func describe(_ error: any Error, reaching url: URL) -> String {
+    /// An error as the attempt's failure: what happened to the connection, in words.
+    static func describe(_ error: any Error, reaching url: URL, for kind: TransferTask.Kind) -> TransferFailure {
         let server = serverName(url)
         return switch error {
         case let error as IOError where error.errnoCode == ECONNREFUSED:
-            "\(server) refused the connection"
+            TransferFailure(.cannotConnectToHost, "\(server) refused the connection")
+        case let error as IOError where error.errnoCode == ENETUNREACH || error.errnoCode == EHOSTUNREACH:
+            TransferFailure(.cannotConnectToHost, "\(server) could not be reached: \(String(cString: strerror(error.errnoCode)))")
         case let error as IOError:
-            "the connection to \(server) failed: \(String(cString: strerror(error.errnoCode)))"
+            TransferFailure(.networkConnectionLost, "the connection to \(server) failed: \(String(cString: strerror(error.errnoCode)))")
+        case let error as NIOConnectionError where error.connectionErrors.isEmpty:
+            TransferFailure(.cannotFindHost, "\(url.host ?? "the server")'s address could not be found")
+        case let error as NIOConnectionError:
+            TransferFailure(.cannotConnectToHost, "\(server) could not be connected to: \(error.connectionErrors.map { "\($0.error)" }.joined(separator: "; "))")
         case let error as HTTPClientError where error == .remoteConnectionClosed:
-            "\(server) closed the connection before answering in full"
+            TransferFailure(.networkConnectionLost, "\(server) closed the connection before answering in full")
         case let error as HTTPClientError where error == .connectTimeout:
-            "\(server) could not be reached in 30 s"
+            TransferFailure(.timedOut, "\(server) could not be reached in 30 s")
+        case let error as SystemError where kind == .upload:
+            TransferFailure(.noPermissionsToReadFile, "the upload's file could not be read: \(error)")
+        case let error as SystemError:
+            TransferFailure(.cannotWriteToFile, "the download could not be written: \(error)")
         default:
-            "the exchange with \(server) failed: \(error)"
+            TransferFailure(.unknown, "the exchange with \(server) failed: \(error)")
         }
     }
 

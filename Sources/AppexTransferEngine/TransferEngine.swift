@@ -108,7 +108,7 @@ public actor TransferEngine {
     /// bytes go, and its events say so. False if it had already ended.
     @discardableResult
     public func cancel(_ id: UUID) throws(RegistryError) -> Bool {
-        guard try registry.finishTransfer(id, .cancelled, error: "cancelled") else { return false }
+        guard try registry.finishTransfer(id, .cancelled, failure: .cancelled) else { return false }
         if let entry = running[id] {
             // The attempt sees the interruption, and its end cleans up.
             entry.live.interrupt(.cancelled)
@@ -137,12 +137,12 @@ public actor TransferEngine {
         let (ready, next) = try registry.runnableTransfers(at: now)
         for task in ready where running[task.id] == nil && running.count < policy.concurrentTransfers {
             if now >= task.resourceDeadline {
-                try end(task, .failed, error: Self.resourceTimeoutReason(task))
+                try end(task, .failed, Self.resourceTimeout(task))
                 notify(task.id)
                 continue
             }
             if task.attempts >= policy.maximumAttempts {
-                try end(task, .failed, error: "gave up after \(task.attempts) attempts: \(task.error ?? "each failed")")
+                try end(task, .failed, TransferFailure(task.errorCode ?? .unknown, "gave up after \(task.attempts) attempts: \(task.error ?? "each failed")"))
                 notify(task.id)
                 continue
             }
@@ -171,24 +171,25 @@ public actor TransferEngine {
         do {
             switch outcome {
             case .answered(let status, let retryAfter, _) where TransferPolicy.retriedStatusCodes.contains(status):
-                try retryOrFail(task, "the server answered \(status) \(HTTPResponseStatus(statusCode: status).reasonPhrase)", retryAfter: retryAfter)
+                let answer = TransferFailure(.badServerResponse, "the server answered \(status) \(HTTPResponseStatus(statusCode: status).reasonPhrase)")
+                try retryOrFail(task, answer, retryAfter: retryAfter)
             case .answered(let status, _, let location):
                 if try !registry.finishTransfer(id, .completed, statusCode: status, downloadedTo: location) {
                     // Cancelled as it completed: the file nobody will be told of goes.
                     if let location { try? FileManager.default.removeItem(at: location) }
                 }
-            case .failed(let reason):
-                try retryOrFail(task, reason, retryAfter: nil)
-            case .impossible(let reason):
-                try end(task, .failed, error: reason)
+            case .failed(let failure):
+                try retryOrFail(task, failure, retryAfter: nil)
+            case .impossible(let failure):
+                try end(task, .failed, failure)
             case .interrupted(.cancelled):
                 PartialDownload(task)?.discard()
             case .interrupted(.stalled(let timeout)):
-                try retryOrFail(task, "no byte came or went for \(Self.describe(timeout)) (the request's timeout)", retryAfter: nil)
+                try retryOrFail(task, TransferFailure(.timedOut, "no byte came or went for \(Self.describe(timeout)) (the request's timeout)"), retryAfter: nil)
             case .interrupted(.resourceTimeout):
-                try end(task, .failed, error: Self.resourceTimeoutReason(task))
+                try end(task, .failed, Self.resourceTimeout(task))
             case .interrupted(.stopping):
-                try registry.retryTransfer(id, at: Date(), reason: "the transfers' process stopped during the attempt")
+                try registry.retryTransfer(id, at: Date(), after: .processStopped)
             }
         } catch {
             report("could not record how transfer \(id) (\(task.sessionIdentifier) #\(task.taskIdentifier)) ended: \(error)")
@@ -198,21 +199,21 @@ public actor TransferEngine {
     }
 
     /// After a failed attempt: another after the backoff, or, the attempts spent, the end.
-    private func retryOrFail(_ task: TransferTask, _ reason: String, retryAfter: Duration?) throws(RegistryError) {
+    private func retryOrFail(_ task: TransferTask, _ failure: TransferFailure, retryAfter: Duration?) throws(RegistryError) {
         if task.attempts >= policy.maximumAttempts {
-            try end(task, .failed, error: "gave up after \(task.attempts) attempts: \(reason)")
+            try end(task, .failed, TransferFailure(failure.code, "gave up after \(task.attempts) attempts: \(failure.reason)"))
         } else {
             // No later than the resource deadline, where the task fails anyway: a server's
             // Retry-After of a billion seconds must not make a date the registry can't keep.
             let delay = policy.retryDelay(after: task.attempts, retryAfter: retryAfter)
             let next = min(Date().addingTimeInterval(delay.timeInterval), task.resourceDeadline)
-            try registry.retryTransfer(task.id, at: next, reason: reason)
+            try registry.retryTransfer(task.id, at: next, after: failure)
         }
     }
 
     /// Ends `task` without an answer; a download's kept bytes go.
-    private func end(_ task: TransferTask, _ state: TransferTask.State, error: String) throws(RegistryError) {
-        try registry.finishTransfer(task.id, state, error: error)
+    private func end(_ task: TransferTask, _ state: TransferTask.State, _ failure: TransferFailure) throws(RegistryError) {
+        try registry.finishTransfer(task.id, state, failure: failure)
         PartialDownload(task)?.discard()
     }
 
@@ -265,8 +266,8 @@ public actor TransferEngine {
         }
     }
 
-    private static func resourceTimeoutReason(_ task: TransferTask) -> String {
-        "its resource timeout (\(describe(task.resourceDeadline.timeIntervalSince(task.createdAt)))) passed before it could finish"
+    private static func resourceTimeout(_ task: TransferTask) -> TransferFailure {
+        TransferFailure(.timedOut, "its resource timeout (\(describe(task.resourceDeadline.timeIntervalSince(task.createdAt)))) passed before it could finish")
     }
 
     private static func describe(_ interval: TimeInterval) -> String {

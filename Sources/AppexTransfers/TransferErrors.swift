@@ -19,8 +19,9 @@ enum TransferErrors {
         case "cancelled":
             return URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "the task was cancelled"])
         case "failed":
-            // appexd records why in words only; the code says no more than that it failed.
-            return URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: info.error.isEmpty ? "the task failed" : info.error])
+            // The code URLSession would give, and appexd's reason, which says more.
+            return URLError(URLError.Code(rawValue: info.errorCode) ?? .unknown,
+                            userInfo: [NSLocalizedDescriptionKey: info.error.isEmpty ? "the task failed" : info.error])
         default:
             return nil
         }

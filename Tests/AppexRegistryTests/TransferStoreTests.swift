@@ -45,7 +45,8 @@ import Testing
         #expect(started.state == .running && started.attempts == 1)
         #expect(try registry.startTransfer(task.id) == nil, "a running task isn't started again")
 
-        #expect(try registry.retryTransfer(task.id, at: Date().addingTimeInterval(60), reason: "the server answered 503"))
+        #expect(try registry.retryTransfer(task.id, at: Date().addingTimeInterval(60), after: TransferFailure(.badServerResponse, "the server answered 503")))
+        #expect(try registry.transfer(task.id)?.errorCode == .badServerResponse, "the failure is kept with its code")
         let (ready, next) = try registry.runnableTransfers(at: Date())
         #expect(ready.isEmpty && next != nil, "it waits for its retry time")
         #expect(try registry.runnableTransfers(at: Date().addingTimeInterval(61)).ready.map(\.id) == [task.id])
@@ -58,10 +59,11 @@ import Testing
         try registry.recordTransferProgress(task.id, of: progress)
         let file = test.scratch.appendingPathComponent("file")
         #expect(try registry.finishTransfer(task.id, .completed, statusCode: 200, downloadedTo: file))
-        #expect(!(try registry.finishTransfer(task.id, .failed, error: "late")), "a task ends once")
+        #expect(!(try registry.finishTransfer(task.id, .failed, failure: TransferFailure(.timedOut, "late"))), "a task ends once")
         let ended = try #require(try registry.transfer(task.id))
         #expect(ended.state == .completed && ended.statusCode == 200 && ended.bytesReceived == 1000 && ended.validator == "\"v1\"")
-        #expect(try registry.retryTransfer(task.id, at: Date(), reason: "late") == false)
+        #expect(ended.error == nil && ended.errorCode == nil, "a completed task has no error, and a late failure adds none")
+        #expect(try registry.retryTransfer(task.id, at: Date(), after: TransferFailure(.timedOut, "late")) == false)
 
         let events = try registry.transferEvents(appIdentifier: Self.app, session: Self.session)
         #expect(events.map(\.kind) == [.finishedDownloading, .completed])
@@ -71,8 +73,8 @@ import Testing
     @Test func eventsStayUntilAcknowledgedAndGoWithTheApp() throws {
         let first = try registry.addTransfer(download())
         let second = try registry.addTransfer(download())
-        try registry.finishTransfer(first.id, .cancelled, error: "cancelled")
-        try registry.finishTransfer(second.id, .failed, error: "gave up after 5 attempts")
+        try registry.finishTransfer(first.id, .cancelled, failure: .cancelled)
+        try registry.finishTransfer(second.id, .failed, failure: TransferFailure(.cannotConnectToHost, "gave up after 5 attempts"))
         let events = try registry.transferEvents(appIdentifier: Self.app, session: Self.session)
         #expect(events.count == 2)
         let elsewhere = try registry.addTransfer(download("com.example.notes.other"))
@@ -97,6 +99,7 @@ import Testing
         #expect(try registry.requeueInterruptedTransfers() == 1)
         let again = try #require(try registry.transfer(running.id))
         #expect(again.state == .waiting && again.attempts == 1 && again.error == "the transfers' process stopped during the attempt")
+        #expect(again.errorCode == .networkConnectionLost)
         #expect(try registry.runnableTransfers(at: Date()).ready.map(\.id) == [running.id, waiting.id])
     }
 }

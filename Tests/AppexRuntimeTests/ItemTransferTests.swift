@@ -2,6 +2,9 @@ import AppexCore
 import AppexHost
 import AppexItems
 import AppexTesting
+// stat's fields: with CNIOBoringSSL in the build (the test server's TLS), the compiler may
+// find struct stat through CoreFoundation's module rather than Glibc's.
+import CoreFoundation
 import Foundation
 import Glibc
 import Testing

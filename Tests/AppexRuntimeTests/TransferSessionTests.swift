@@ -6,6 +6,7 @@ import AppexTestServer
 import AppexTesting
 import Crypto
 import Foundation
+import Synchronization
 import Testing
 
 /// Background sessions under the real appexd, from an installed app's real process (the
@@ -91,6 +92,36 @@ import Testing
         let upload = try #require(secure.uploads(at: "/upload/note").last)
         let hash = try sha256(of: file)
         #expect(upload.bytes == 2_000_000 && upload.sha256 == hash, "the server holds every byte")
+
+        // A server another authority vouches for is refused at once, with Apple's code.
+        let stranger = try await LoopbackHTTPServer.start(tls: TestCertificateAuthority())
+        let refused = try await run(app, ["transfer-upload", Self.session, Self.group, stranger.url("/upload/note").absoluteString, file.path, "wait"])
+        await stranger.stop()
+        #expect(events(in: refused) == ["created 2", "event completed 2 failed -1203 0"], "\(refused.standardError)")
+        #expect(stranger.seen.isEmpty)
+    }
+
+    @Test func aDroppedUploadAndABusyAnswerAreRetriedUntilTheServerHoldsEveryByte() async throws {
+        let app = try installApp()
+        let file = try makeFile(bytes: 1_000_000)
+        server.script("/upload/retried", [.drop(after: 300_000), .answer(503)])
+        let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/retried").absoluteString, file.path, "wait"])
+        #expect(events(in: made) == ["created 1", "event completed 1 completed 201"], "\(made.standardError)")
+        #expect(server.seen("/upload/retried").map(\.behaviour) == [.drop(after: 300_000), .answer(503), .serve])
+        let hash = try sha256(of: file)
+        #expect(server.uploads(at: "/upload/retried").last == .init(bytes: 1_000_000, sha256: hash, idempotencyKey: server.uploads(at: "/upload/retried").first?.idempotencyKey))
+        let task = try #require(try Registry(home: world.test.home).transfers(session: Self.session).first)
+        #expect(task.attempts == 3, "\(task)")
+    }
+
+    @Test func aServerThatIsGoneFailsTheTaskWithApplesCodeAfterItsAttempts() async throws {
+        let app = try installApp()
+        let gone = try await LoopbackHTTPServer.start()
+        await gone.stop()
+        let made = try await run(app, ["transfer-download", Self.session, Self.group, gone.url("/bytes/10").absoluteString, "wait"])
+        #expect(events(in: made) == ["created 1", "event completed 1 failed -1004 0"], "\(made.standardError)")
+        let task = try #require(try Registry(home: world.test.home).transfers(session: Self.session).first)
+        #expect(task.attempts == 5 && task.error == "gave up after 5 attempts: 127.0.0.1:\(gone.port) refused the connection", "\(task)")
     }
 
     @Test func aSecondProcessAttachingToTheSessionIsRefusedUntilTheFirstGoes() async throws {
@@ -220,27 +251,33 @@ extension TransferSessionTests {
         let size = 24_000_000
         let file = try makeFile(bytes: size)
         // The server stops reading after 1 MB, so the upload stands part-way (what the
-        // socket's buffers take is sent) until appexd has had time to report it.
+        // socket's buffers take is sent) until the process has heard of it.
         server.script("/upload/progress", [.hold(after: 1_000_000)])
-        let runner = CommandRunner(executable: app, environment: world.test.environment)
-        let arguments = ["transfer-upload", Self.session, Self.group, server.url("/upload/progress").absoluteString, file.path, "wait"]
-        let upload = Task { try await runner.run(arguments) }
-        let registry = try Registry(home: world.test.home)
+        let process = Process()
+        process.executableURL = app
+        process.arguments = ["transfer-upload", Self.session, Self.group, server.url("/upload/progress").absoluteString, file.path, "wait"]
+        process.environment = world.test.environment
+        process.standardInput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let heard = LiveOutput(pipe.fileHandleForReading)
+        try process.run()
         // Generous: on a loaded machine the transfers' process can take a while to start.
-        let midway = await eventually(seconds: 90) { ((try? registry.transfers(session: Self.session))?.first?.bytesSent ?? 0) > 0 }
-        #expect(midway)
-        try await Task.sleep(for: .milliseconds(600))
+        let midway = await eventually(seconds: 90) { heard.text.contains("progress 1 sent") }
         server.release("/upload/progress")
-        let finished = try await upload.value
-        let reports = progress(in: finished).map { line in
+        let output = await heard.all()
+        process.waitUntilExit()
+        #expect(midway, "heard while held: \(output)")
+        let lines = output.split(separator: "\n").map(String.init)
+        let reports = lines.filter { $0.hasPrefix("progress ") }.map { line in
             line.split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .punctuationCharacters)) }
         }
         let totals = reports.map { $0.count == 4 ? $0[2] : -1 }
-        #expect(totals.contains { $0 > 0 && $0 < Int64(size) }, "heard while held: \(finished.standardOutput)")
-        #expect(totals == totals.sorted() && totals.last == Int64(size), "\(finished.standardOutput)")
-        #expect(reports.allSatisfy { $0.count == 4 && $0[1] > 0 && $0[3] == Int64(size) }, "each says how many more bytes, of all: \(finished.standardOutput)")
+        #expect(totals.first.map { $0 > 0 && $0 < Int64(size) } == true, "the first report came while held: \(output)")
+        #expect(totals == totals.sorted() && totals.last == Int64(size), "\(output)")
+        #expect(reports.allSatisfy { $0.count == 4 && $0[1] > 0 && $0[3] == Int64(size) }, "each says how many more bytes, of all: \(output)")
         #expect(reports.map { $0[1] }.reduce(0, +) == Int64(size), "the increments add up to the whole")
-        #expect(events(in: finished).last == "event completed 1 completed 201", "\(finished.standardOutput)")
+        #expect(lines.last == "event completed 1 completed 201", "\(output)")
     }
 
     @Test func anAppLaunchedForEventsAnotherProcessTookIsNotLeftWaiting() async throws {
@@ -277,5 +314,37 @@ extension TransferSessionTests {
         let folder = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload").absoluteString, world.test.scratch.path])
         #expect(folder.standardOutput == "refused AppexRuntimeErrorDomain 12: an upload's file must be a regular file open for reading\n")
         #expect(try Registry(home: world.test.home).transfers(session: Self.session).isEmpty, "nothing was made")
+    }
+}
+
+/// What a process writes to a pipe, read as it comes, on a thread of its own (not one of
+/// the tasks' few), to its end.
+final class LiveOutput: Sendable {
+    private final class Received: Sendable {
+        let text = Mutex("")
+        let ended = Mutex(false)
+    }
+
+    private let received = Received()
+
+    init(_ handle: FileHandle) {
+        let received = received
+        Thread.detachNewThread {
+            while case let data = handle.availableData, !data.isEmpty {
+                received.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+            received.ended.withLock { $0 = true }
+        }
+    }
+
+    /// What came so far.
+    var text: String { received.text.withLock { $0 } }
+
+    /// All of it, once the writer has closed the pipe.
+    func all() async -> String {
+        while !received.ended.withLock({ $0 }) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return text
     }
 }

@@ -44,6 +44,7 @@ import Testing
         #expect(ended.state == .failed && ended.attempts == 1, "an untrusted certificate is not retried: \(ended)")
         let reason = try #require(ended.error)
         #expect(reason.contains("127.0.0.1:\(server.port)") && reason.contains("certificate") && reason.contains("SSL_CERT_FILE"), "\(reason)")
+        #expect(ended.errorCode == .serverCertificateHasUnknownRoot)
         #expect(server.seen.isEmpty, "no request was sent to a server not trusted")
     }
 
@@ -65,5 +66,6 @@ import Testing
         await server.stop()
         #expect(ended.state == .failed && ended.attempts == 1, "\(ended)")
         #expect(ended.error?.contains("the certificate of 127.0.0.1:\(server.port)") == true && ended.error?.contains("names another server") == true, "\(ended.error ?? "")")
+        #expect(ended.errorCode == .serverCertificateUntrusted)
     }
 }

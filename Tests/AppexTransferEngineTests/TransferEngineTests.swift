@@ -91,6 +91,7 @@ import Testing
         let ended = try await runUntilEnded(task)
         #expect(ended.state == .failed && ended.attempts == 1)
         #expect(ended.error?.contains("the upload's file \(test.scratch.path)/gone.mov can't be read") == true, "\(ended.error ?? "")")
+        #expect(ended.errorCode == .fileDoesNotExist)
         #expect(server.seen.isEmpty)
     }
 
@@ -110,6 +111,7 @@ import Testing
         let ended = try await runUntilEnded(task)
         #expect(ended.state == .failed && ended.attempts == 5)
         #expect(ended.error == "gave up after 5 attempts: the server answered 503 Service Unavailable")
+        #expect(ended.errorCode == .badServerResponse)
         #expect(server.seen("/bytes/1000").count == 5)
         let events = try registry.transferEvents(appIdentifier: task.appIdentifier, session: task.sessionIdentifier)
         #expect(events.map(\.kind) == [.completed], "a failed download has no file")
@@ -121,6 +123,15 @@ import Testing
         let ended = try await runUntilEnded(task, policy: TransferPolicy(maximumAttempts: 2, firstRetryDelay: .milliseconds(50)))
         #expect(ended.state == .failed && ended.attempts == 2)
         #expect(ended.error == "gave up after 2 attempts: 127.0.0.1:\(server.port) refused the connection")
+        #expect(ended.errorCode == .cannotConnectToHost, "the last attempt's code is the task's")
+    }
+
+    @Test func aHostWithNoAddressFailsWithCannotFindHost() async throws {
+        // .invalid never resolves (RFC 6761), so this needs no network.
+        let task = try registry.addTransfer(SampleTransfers.download(URL(string: "http://appex-test.invalid/file")!, into: test.scratch))
+        let ended = try await runUntilEnded(task, policy: TransferPolicy(maximumAttempts: 2, firstRetryDelay: .milliseconds(50)))
+        #expect(ended.state == .failed && ended.attempts == 2 && ended.errorCode == .cannotFindHost, "\(ended)")
+        #expect(ended.error == "gave up after 2 attempts: appex-test.invalid's address could not be found")
     }
 
     @Test func aStalledTransferTimesOutAndIsRetried() async throws {
@@ -137,7 +148,7 @@ import Testing
         let task = try registry.addTransfer(download("/bytes/200000", resourceTimeout: 1))
         let ended = try await runUntilEnded(task)
         #expect(ended.state == .failed && ended.attempts == 1)
-        #expect(ended.error == "its resource timeout (1 s) passed before it could finish")
+        #expect(ended.error == "its resource timeout (1 s) passed before it could finish" && ended.errorCode == .timedOut)
         let partial = try #require(ended.partialFile)
         #expect(!FileManager.default.fileExists(atPath: partial.path), "the kept bytes go")
     }
@@ -147,7 +158,7 @@ import Testing
         let task = try registry.addTransfer(download("/bytes/1000", resourceTimeout: 1))
         let ended = try await runUntilEnded(task)
         #expect(ended.state == .failed && ended.attempts == 1)
-        #expect(ended.error == "its resource timeout (1 s) passed before it could finish")
+        #expect(ended.error == "its resource timeout (1 s) passed before it could finish" && ended.errorCode == .timedOut)
     }
 
     // MARK: Cancelling and stopping
@@ -166,7 +177,7 @@ import Testing
         engine.wake()
         #expect(await eventually { (try? self.registry.transfer(next.id))?.state == .completed })
         let cancelled = try #require(try registry.transfer(stalled.id))
-        #expect(cancelled.state == .cancelled && cancelled.error == "cancelled")
+        #expect(cancelled.state == .cancelled && cancelled.error == "cancelled" && cancelled.errorCode == .cancelled)
         let partial = try #require(cancelled.partialFile)
         #expect(await eventually { !FileManager.default.fileExists(atPath: partial.path) }, "the kept bytes go")
         let events = try registry.transferEvents(appIdentifier: stalled.appIdentifier, session: stalled.sessionIdentifier)

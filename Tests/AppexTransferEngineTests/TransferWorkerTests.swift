@@ -48,7 +48,7 @@ import Testing
         let far = await eventually(seconds: 30) { ((try? self.registry.transfer(task.id))??.bytesReceived ?? 0) >= 1_000_000 }
         #expect(far && FileManager.default.fileExists(atPath: partial.path))
         // As appexd cancels a task for a process attached to its session: in the registry, then a wake.
-        #expect(try registry.finishTransfer(task.id, .cancelled, error: "cancelled"))
+        #expect(try registry.finishTransfer(task.id, .cancelled, failure: .cancelled))
         try UnixSocket.connect(to: socketPath).close()
         let stopped = await eventually(seconds: 10) { !FileManager.default.fileExists(atPath: partial.path) }
         running.cancel()

@@ -46,10 +46,12 @@ struct URLSessionTests {
         #expect((refused as NSError).domain == AppexErrorDomain.runtime && (refused as NSError).code == 12)
     }
 
-    @Test(arguments: [("completed", nil), ("cancelled", URLError.Code.cancelled), ("failed", URLError.Code.unknown)])
-    func aTaskEndsWithAnErrorOnlyWithoutAnAnswer(state: String, code: URLError.Code?) {
+    @Test(arguments: [("completed", -1004, nil), ("cancelled", -999, URLError.Code.cancelled), ("failed", -1004, URLError.Code.cannotConnectToHost),
+                      ("failed", 0, URLError.Code.unknown)])
+    func aTaskEndsWithAnErrorOnlyWithoutAnAnswer(state: String, recorded: Int, code: URLError.Code?) {
         var info = TransferTaskInfo(taskIdentifier: 1, id: UUID().uuidString, kind: "upload", url: "https://example.com/", method: "PUT", state: state)
-        info.error = "gave up after 5 attempts: connection refused"
+        info.error = "gave up after 5 attempts: example.com:443 refused the connection"
+        info.errorCode = recorded
         let error = TransferErrors.completion(of: info)
         #expect((error as? URLError)?.code == code)
         if state == "failed" { #expect((error as NSError?)?.localizedDescription == info.error) }

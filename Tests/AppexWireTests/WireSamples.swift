@@ -60,7 +60,7 @@ enum WireSamples {
     static let transferTask = TransferTaskInfo(taskIdentifier: 1, id: firstID.uuidString, kind: "upload", url: "https://example.com/up", method: "PUT",
                                                state: "running", bytesSent: 1 << 33, bytesExpectedToSend: 1 << 34, bytesReceived: 0,
                                                bytesExpectedToReceive: -1, statusCode: 0, error: "the server answered 503 Service Unavailable",
-                                               owner: "com.example.notes.share")
+                                               errorCode: -1011, owner: "com.example.notes.share")
 
     static let richItem = WireItem(
         attributedTitle: attributedTitle,

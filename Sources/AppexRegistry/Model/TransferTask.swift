@@ -19,7 +19,7 @@ public struct TransferTask: Sendable, Hashable {
         case running
         /// The server answered; `statusCode` says how.
         case completed
-        /// It ended without an answer worth keeping; `error` says why.
+        /// It ended without an answer worth keeping; `error` and `errorCode` say why.
         case failed
         /// A process attached to its session cancelled it.
         case cancelled
@@ -98,8 +98,10 @@ public struct TransferTask: Sendable, Hashable {
     public var statusCode: Int?
     /// A download's ETag or Last-Modified, for resuming it with `If-Range`.
     public var validator: String?
-    /// Why the last attempt failed, or why the task did.
+    /// Why the last attempt failed, or why the task did, in words.
     public var error: String?
+    /// The `URLError` code of `error`, as `URLSession` would report it.
+    public var errorCode: TransferFailure.Code?
     public var createdAt: Date
     /// When the task fails however far it got (`timeoutIntervalForResource`).
     public var resourceDeadline: Date

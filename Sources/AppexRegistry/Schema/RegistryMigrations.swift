@@ -152,6 +152,12 @@ enum RegistryMigrations {
                 table.column("createdAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v7: transfer error codes") { db in
+            // The URLError code of a task's error, beside its reason in words.
+            try db.alter(table: "transferTask") { table in
+                table.add(column: "errorCode", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -321,12 +321,14 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
     public var statusCode: Int
     /// Why the last attempt failed, or why the task did; empty if neither.
     public var error: String
+    /// The `NSURLErrorDomain` code of `error`; 0 if there is none.
+    public var errorCode: Int
     /// The bundle that made the task.
     public var owner: String
 
     public init(taskIdentifier: UInt64, id: String, kind: String, url: String, method: String, state: String,
                 bytesSent: Int64 = 0, bytesExpectedToSend: Int64 = -1, bytesReceived: Int64 = 0, bytesExpectedToReceive: Int64 = -1,
-                statusCode: Int = 0, error: String = "", owner: String = "") {
+                statusCode: Int = 0, error: String = "", errorCode: Int = 0, owner: String = "") {
         self.taskIdentifier = taskIdentifier
         self.id = id
         self.kind = kind
@@ -339,6 +341,7 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
         self.bytesExpectedToReceive = bytesExpectedToReceive
         self.statusCode = statusCode
         self.error = error
+        self.errorCode = errorCode
         self.owner = owner
     }
 
@@ -356,6 +359,7 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
         writer.uint(11, UInt64(clamping: statusCode))
         writer.string(12, error)
         writer.string(13, owner)
+        writer.sint(14, Int64(errorCode))
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -375,6 +379,7 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
             case 11: statusCode = Int(try reader.uint(field, as: UInt16.self))
             case 12: error = try reader.string(field)
             case 13: owner = try reader.string(field)
+            case 14: errorCode = Int(try reader.sint(field))
             default: try reader.skip(field)
             }
         }

@@ -71,6 +71,8 @@ struct TransferRow: Encodable {
     var statusCode: Int?
     var attempts: Int
     var error: String?
+    /// The error's `NSURLErrorDomain` code, as `URLSession` reports it.
+    var errorCode: Int?
 
     init(_ task: TransferTask) {
         app = task.appIdentifier
@@ -85,6 +87,7 @@ struct TransferRow: Encodable {
         statusCode = task.statusCode
         attempts = task.attempts
         error = task.error
+        errorCode = task.errorCode?.rawValue
     }
 
     var bytesText: String {

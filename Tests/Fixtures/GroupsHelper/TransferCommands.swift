@@ -48,7 +48,7 @@ final class PrintingDelegate: URLSessionDownloadDelegate {
         let outcome = switch error {
         case nil: "completed"
         case let error as URLError where error.code == .cancelled: "cancelled"
-        default: "failed"
+        case let error?: "failed \((error as NSError).code)"
         }
         say("event completed \(task.taskIdentifier) \(outcome) \(status)")
         reached("completed")
