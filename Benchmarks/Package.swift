@@ -93,6 +93,14 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
         [.product(name: "AppexSandbox", package: appex), .product(name: "AppexSystem", package: appex),
          .product(name: "AppexTesting", package: appex), "BenchTrivial"]
     ),
+    (
+        "Transfers",
+        [
+            .product(name: "AppexCore", package: appex), .product(name: "AppexRegistry", package: appex),
+            .product(name: "AppexSystem", package: appex), .product(name: "AppexTestServer", package: appex),
+            .product(name: "appex-transfers", package: appex),
+        ] + runtimeExecutables
+    ),
     ("Groups", [.product(name: "AppexGroups", package: appex), .product(name: "AppexTesting", package: appex), "BenchGroupsEcho"]),
     (
         "Install",
