@@ -194,7 +194,7 @@ extension Registry {
         task.statusCode = row["statusCode"]
         task.validator = row["validator"]
         task.error = row["error"]
-        task.errorCode = (row["errorCode"] as Int?).flatMap(TransferFailure.Code.init(rawValue:))
+        task.errorCode = (row["errorCode"] as Int?).flatMap(URLError.Code.init(rawValue:))
         return task
     }
 }

@@ -76,7 +76,7 @@ struct TransferAttempt: Sendable {
             guard try file.isRegularFile() else { return .impossible(TransferFailure(.noPermissionsToReadFile, "the upload's file \(bodyFile.path) is not a regular file")) }
             size = Int64(try file.size())
         } catch {
-            let code: TransferFailure.Code = error.errno == ENOENT ? .fileDoesNotExist : .noPermissionsToReadFile
+            let code: URLError.Code = error.errno == ENOENT ? .fileDoesNotExist : .noPermissionsToReadFile
             return .impossible(TransferFailure(code, "the upload's file \(bodyFile.path) can't be read: \(error)"))
         }
         live.update { task in

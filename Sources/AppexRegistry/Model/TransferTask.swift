@@ -101,7 +101,7 @@ public struct TransferTask: Sendable, Hashable {
     /// Why the last attempt failed, or why the task did, in words.
     public var error: String?
     /// The `URLError` code of `error`, as `URLSession` would report it.
-    public var errorCode: TransferFailure.Code?
+    public var errorCode: URLError.Code?
     public var createdAt: Date
     /// When the task fails however far it got (`timeoutIntervalForResource`).
     public var resourceDeadline: Date
