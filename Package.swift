@@ -57,6 +57,7 @@ var package = Package(
         .library(name: "AppexApplication", targets: ["AppexApplication"]),
         .library(name: "AppexTransfers", targets: ["AppexTransfers"]),
         .library(name: "AppexTestServer", targets: ["AppexTestServer"]),
+        .library(name: "AppexFuzzing", targets: ["AppexFuzzing"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -146,6 +147,9 @@ var package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // What must hold for each parser that faces untrusted input, whatever bytes it is
+        // given: libFuzzer drives it from Fuzz/, and AppexFuzzingTests replays the seeds.
+        .target(name: "AppexFuzzing", dependencies: ["AppexBundles", "AppexCore", "AppexToday", "AppexWire"]),
         .target(name: "AppexTesting", dependencies: ["AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples"]),
         .executableTarget(
             name: "appex",
@@ -170,6 +174,7 @@ var package = Package(
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexTodayTests", dependencies: ["AppexToday"]),
+        .testTarget(name: "AppexFuzzingTests", dependencies: ["AppexFuzzing"]),
         .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexGroupsTests", dependencies: ["AppexCore", "AppexGroups", "AppexSamples", "AppexSystem", "AppexTesting",
                                                             .product(name: "GRDB", package: "GRDB.swift")]),

@@ -40,8 +40,11 @@ final class ClientHandler: Sendable {
         }
         let record = ClientRecord(id: id, connection: connection, credentials: credentials, process: try? ProcessDescriptor(peerOf: socket),
                                   name: Self.commandName(of: credentials.processID) ?? "pid \(credentials.processID)")
+        if let refusal = supervisor.admit(record) {
+            Supervisor.refuse(record, refusal)
+            return
+        }
         let handler = ClientHandler(client: record, supervisor: supervisor)
-        supervisor.add(record)
         connection.start { incoming in
             handler.handle(incoming)
         } onClose: { closure in
@@ -124,16 +127,13 @@ final class ClientHandler: Sendable {
     }
 
     private func greet(_ message: WireMessage) {
-        guard case .hello(let hello) = message else {
-            refuse("the first message must be Hello, not \(message.name)")
+        let agreed: UInt32
+        do throws(WireError) {
+            agreed = try Handshake.agree(to: message)
+        } catch {
+            refuse(error.message)
             return
         }
-        guard hello.protocolName == Hello.protocolName,
-              hello.minimumVersion <= WireVersion.current, hello.maximumVersion >= WireVersion.minimum else {
-            refuse("appexd speaks protocol \"appex\" versions \(WireVersion.minimum)–\(WireVersion.current); the client offered \"\(hello.protocolName)\" \(hello.minimumVersion)–\(hello.maximumVersion)")
-            return
-        }
-        let agreed = min(hello.maximumVersion, WireVersion.current)
         supervisor.greeted(client: client.id, version: agreed)
         version.store(agreed, ordering: .releasing)
         send(.welcome(Welcome(version: agreed, pid: getpid(), name: "appexd")))

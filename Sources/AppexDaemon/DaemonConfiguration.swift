@@ -23,11 +23,13 @@ public struct DaemonConfiguration: Sendable {
     public var transfersCheckInterval: Duration
     /// The sandbox extensions run in: this kernel's layers, strict as `APPEX_SANDBOX` says.
     public var sandbox: Sandbox
+    /// What appexd allows its clients' connections.
+    public var clientLimits: ClientLimits
 
     public init(home: AppexHome, terminationGrace: Duration = .seconds(1), tickInterval: Duration = .milliseconds(50),
                 idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil,
                 requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil, processLimitOverride: Int? = nil,
-                transfersCheckInterval: Duration = .seconds(10), sandbox: Sandbox = Sandbox()) {
+                transfersCheckInterval: Duration = .seconds(10), sandbox: Sandbox = Sandbox(), clientLimits: ClientLimits = ClientLimits()) {
         self.home = home
         self.terminationGrace = terminationGrace
         self.tickInterval = tickInterval
@@ -38,10 +40,12 @@ public struct DaemonConfiguration: Sendable {
         self.processLimitOverride = processLimitOverride
         self.transfersCheckInterval = transfersCheckInterval
         self.sandbox = sandbox
+        self.clientLimits = clientLimits
     }
 
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS`,
-    /// `APPEX_REQUEST_DEADLINE_MS`, `APPEX_TERMINATION_GRACE_MS` and `APPEX_TRANSFERS_CHECK_MS` (milliseconds),
+    /// `APPEX_REQUEST_DEADLINE_MS`, `APPEX_TERMINATION_GRACE_MS`, `APPEX_TRANSFERS_CHECK_MS` and
+    /// `APPEX_HANDSHAKE_DEADLINE_MS` (milliseconds),
     /// `APPEX_MEMORY_LIMIT_MB` (mebibytes) and `APPEX_PROCESS_LIMIT` (processes and threads).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
         func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
@@ -51,6 +55,7 @@ public struct DaemonConfiguration: Sendable {
         configuration.requestDeadlineOverride = milliseconds("APPEX_REQUEST_DEADLINE_MS")
         if let grace = milliseconds("APPEX_TERMINATION_GRACE_MS") { configuration.terminationGrace = grace }
         if let check = milliseconds("APPEX_TRANSFERS_CHECK_MS") { configuration.transfersCheckInterval = check }
+        if let deadline = milliseconds("APPEX_HANDSHAKE_DEADLINE_MS") { configuration.clientLimits.handshakeDeadline = deadline }
         configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }
         configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
         return configuration

@@ -12,9 +12,14 @@ import Synchronization
 extension Supervisor {
     func handleControl(_ incoming: IncomingMessage, session: UInt64) {
         switch incoming.message {
-        case .hello(let hello):
+        case .hello:
             let record = state.withLock { $0.processes[session] }
-            try? record?.control.send(.welcome(Welcome(version: min(hello.maximumVersion, WireVersion.current), pid: getpid(), name: "appexd")))
+            do throws(WireError) {
+                let version = try Handshake.agree(to: incoming.message)
+                try? record?.control.send(.welcome(Welcome(version: version, pid: getpid(), name: "appexd")))
+            } catch {
+                kill(session: session) { Interruption(kind: .protocolError, message: "\($0.label) failed the handshake on its daemon channel: \(error.message)") }
+            }
         case .checkIn(let checkIn):
             let impostor = state.withLock { state -> Bool in
                 guard let record = state.processes[session], case .launching = record.phase else { return false }

@@ -53,9 +53,6 @@ final class Supervisor: Sendable {
 
     // MARK: Clients
 
-    func add(_ client: ClientRecord) {
-        state.withLock { $0.clients[client.id] = client }
-    }
 
     /// A host went away: its extension processes have no one left to serve.
     func remove(client id: UInt64) {

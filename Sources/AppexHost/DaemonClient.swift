@@ -68,12 +68,10 @@ public final class DaemonClient: Sendable {
             client.withLock { $0 }?.closed(closure)
         }
         let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "host").lastPathComponent
-        do throws(ConnectionError) {
-            try connection.send(.hello(Hello(role: role, name: name)))
-        } catch {
-            connection.close()
-            throw DaemonConnector.unreachable("could not greet appexd: \(error)", "See \(home.daemonLogURL.path).")
-        }
+        // If this fails, appexd refused the process before reading its Hello (another user,
+        // too many connections) and closed: the reader hears appexd's reason, or the close,
+        // and settles the greeting with it.
+        try? connection.send(.hello(Hello(role: role, name: name)))
         let welcome: Welcome
         do {
             welcome = try await greeting.wait()
@@ -198,10 +196,14 @@ private final class Greeting: Sendable {
     private let state = Mutex<(result: Result<Welcome, ErrorInfo>?, waiter: CheckedContinuation<Result<Welcome, ErrorInfo>, Never>?)>((nil, nil))
 
     func receive(_ message: WireMessage) {
-        switch message {
-        case .welcome(let welcome): settle(.success(welcome))
-        case .failure(let failure): settle(.failure(failure.error))
-        default: settle(.failure(ErrorInfo(domain: AppexErrorDomain.runtime, code: 7, message: "appexd answered Hello with \(message.name)")))
+        if case .failure(let failure) = message { return settle(.failure(failure.error)) }
+        do throws(WireError) {
+            _ = try Handshake.confirm(message)
+            guard case .welcome(let welcome) = message else { return }
+            settle(.success(welcome))
+        } catch {
+            settle(.failure(ErrorInfo(domain: AppexErrorDomain.runtime, code: 7, message: "appexd's answer to Hello can't be used: \(error.message)",
+                                      recoverySuggestion: "Restart appexd with this build.")))
         }
     }
 

@@ -138,8 +138,14 @@ public final class DaemonLink: Sendable {
     /// written to standard error, since no one waits for it.
     package func deliver(_ message: WireMessage) {
         switch message {
-        case .welcome(let welcome):
-            state.withLock { $0.version = welcome.version }
+        case .welcome:
+            do throws(WireError) {
+                let version = try Handshake.confirm(message)
+                state.withLock { $0.version = version }
+            } catch {
+                FileHandle.standardError.write(Data("appexd's answer to Hello can't be used: \(error.message). Restart appexd with this build.\n".utf8))
+                connection.close()
+            }
             greeted.signal()
             return
         case .failure(let failure):

@@ -100,8 +100,16 @@ final class ExtensionRuntime: Sendable {
 
     private func handleSession(_ incoming: IncomingMessage) {
         switch incoming.message {
-        case .hello(let hello):
-            let version = min(hello.maximumVersion, WireVersion.current)
+        case .hello:
+            let version: UInt32
+            do throws(WireError) {
+                version = try Handshake.agree(to: incoming.message)
+            } catch {
+                Self.log("the host failed the handshake (\(error.message)); closing the session")
+                try? session.send(.failure(Failure(error: ErrorInfo(domain: AppexErrorDomain.runtime, code: 7, message: error.message))))
+                session.close()
+                return
+            }
             state.withLock { $0.hostVersion = version }
             try? session.send(.welcome(Welcome(version: version, pid: getpid(), name: bundleIdentifier)))
         case .extensionRequest(let request):

@@ -5,7 +5,8 @@ public enum AppexErrorDomain {
     /// 5 point not hosted, 6 daemon unreachable, 7 protocol error, 8 refused peer,
     /// 9 an item that can't cross between processes, 10 a request the host cancelled,
     /// 11 no files the user picks (not entitled, or no picker in the host), 12 a background
-    /// session's call refused (not attached, a group not entitled, a task that can't be made).
+    /// session's call refused (not attached, a group not entitled, a task that can't be made),
+    /// 13 a connection over appexd's limits (no handshake in time, too many from one process).
     public static let runtime = "AppexRuntimeErrorDomain"
 
     /// An error in ``runtime`` with `code`, saying what went wrong and what to do.

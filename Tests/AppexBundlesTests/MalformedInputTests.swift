@@ -35,6 +35,42 @@ import Testing
         #expect(inspection.diagnostics.map(\.code) == ["malformed-plist"])
     }
 
+    /// A binary plist of `objects`, each encoded by hand, the first the top; offsets take 2 bytes
+    /// and references 1.
+    func binaryPlist(_ objects: [[UInt8]]) -> Data {
+        var file = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects { offsets.append(file.count); file += object }
+        let table = file.count
+        for offset in offsets { file += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+        file += [0, 0, 0, 0, 0, 0, 2, 1]
+        for field in [objects.count, 0, table] { file += (0..<8).reversed().map { UInt8(truncatingIfNeeded: field >> ($0 * 8)) } }
+        return Data(file)
+    }
+
+    /// Foundation on Linux crashes on a binary plist holding a set (fuzzing found it), so one
+    /// is refused before Foundation reads it: `{"key": set(["x"])}`.
+    @Test func aBinaryPlistHoldingASetIsRefusedNotACrash() throws {
+        let inspection = try inspect(infoPlist: binaryPlist([[0xD1, 1, 2], [0x53] + Array("key".utf8), [0xC1, 3], [0x51, 0x78]]))
+        let problem = try #require(inspection.diagnostics.first)
+        #expect(problem.code == "malformed-plist")
+        #expect(problem.message.contains("holding a set at byte 15"), "\(problem.message)")
+    }
+
+    /// A binary plist stores a date as any double, but XML writes four-digit years, so a date
+    /// outside them would not survive being written again (fuzzing found it): `{"key": date}`.
+    @Test(arguments: [(-5.362e176, false), (-63_113_904_001, false), (252_423_993_600, false), (.nan, false), (-63_113_904_000, true), (0, true)])
+    func aDateOutsideTheYears1To9999IsRefused(_ seconds: Double, _ accepted: Bool) throws {
+        let date = [0x33] + withUnsafeBytes(of: seconds.bitPattern.bigEndian, Array.init)
+        let decoded = Result { try PropertyListValue(decoding: binaryPlist([[0xD1, 1, 2], [0x53] + Array("key".utf8), date])) }
+        if accepted {
+            #expect(try decoded.get()["key"] == .date(Date(timeIntervalSinceReferenceDate: seconds)))
+        } else {
+            #expect(throws: PropertyListError.self) { try decoded.get() }
+            if case .failure(let error as PropertyListError) = decoded { #expect(error.reason.contains("at key outside the years 1 to 9999"), "\(error.reason)") }
+        }
+    }
+
     @Test func aTopLevelThatIsNotADictionary() throws {
         let inspection = try inspect(infoPlist: try PropertyListValue.array(["a"]).xmlData())
         #expect(inspection.diagnostics.map(\.code) == ["wrong-type"])

@@ -88,20 +88,32 @@ import Testing
         #expect(await eventually { ((try? String(contentsOf: logURL, encoding: .utf8)) ?? "").contains("frameTooLarge") })
     }
 
-    @Test func aClientThatSkipsTheHandshakeIsRefusedWithAReason() async throws {
+    /// Greetings appexd refuses, and what its refusal must say.
+    static let badGreetings: [(WireMessage, String)] = [
+        (.ping(Call(1)), "must be Hello"),
+        (.hello(Hello(role: .host, name: "x", minimumVersion: 6, maximumVersion: 2)), "6–2, an empty range"),
+        (.hello(Hello(role: .host, name: "x", minimumVersion: WireVersion.current + 1, maximumVersion: WireVersion.current + 4)), "versions 1–\(WireVersion.current)"),
+        (.hello({ var hello = Hello(role: .host, name: "x"); hello.protocolName = "http"; return hello }()), "speaks protocol \"http\""),
+    ]
+
+    @Test(arguments: badGreetings)
+    func aClientThatFailsTheHandshakeIsRefusedWithAReason(_ greeting: WireMessage, _ reason: String) async throws {
         _ = try await appex.run(["ps"])
         let raw = try UnixSocket.connect(to: test.home.daemonSocketURL.path)
         let connection = Connection(socket: raw, name: "rude")
         let answer = Mutex<WireMessage?>(nil)
         let closed = DispatchSemaphore(value: 0)
         connection.start { incoming in answer.withLock { $0 = incoming.message } } onClose: { _ in closed.signal() }
-        try connection.send(.ping(Call(1)))
+        try connection.send(greeting)
         _ = try await onThread { closed.wait() }
         guard case .failure(let failure)? = answer.withLock({ $0 }) else {
             Issue.record("expected a Failure before the close")
             return
         }
-        #expect(failure.error.message.contains("must be Hello"))
+        #expect(failure.error.message.contains(reason), "\(failure.error.message)")
+        let daemon = try await DaemonClient.connect(home: test.home, role: .cli)
+        defer { daemon.close() }
+        #expect(try await daemon.processes().isEmpty, "appexd serves everyone else")
     }
 
     @Test func aDaemonKilledWithSIGKILLIsReplacedOnNextUse() async throws {

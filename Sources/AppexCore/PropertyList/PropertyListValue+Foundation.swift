@@ -5,6 +5,9 @@ extension PropertyListValue {
     /// room for big type declarations while keeping a hostile file from exhausting memory.
     public static let maximumEncodedSize = 4 * 1024 * 1024
 
+    /// The dates a property list can hold, in seconds from 2001: 0001-01-01 to 9999-12-31T23:59:59Z.
+    static let writableDates = -63_113_904_000.0...252_423_993_599.0
+
     /// Decodes a property list in any of the formats Foundation reads: XML, binary or OpenStep.
     ///
     /// - Throws: ``PropertyListError`` saying why the data is not a property list.
@@ -14,6 +17,9 @@ extension PropertyListValue {
         }
         guard !data.isEmpty else {
             throw PropertyListError(.malformed, "is empty")
+        }
+        if let offset = BinaryPropertyList.firstSet(in: data) {
+            throw PropertyListError(.malformed, "is a binary property list holding a set at byte \(offset); property lists hold arrays, not sets")
         }
         let object: Any
         do {
@@ -37,6 +43,11 @@ extension PropertyListValue {
         case let value as NSNumber:
             self = Self.number(value)
         case let value as Date:
+            // A binary plist stores any double; XML writes only four-digit years, so a date
+            // outside them would not read back the same (fuzzing found this).
+            guard Self.writableDates.contains(value.timeIntervalSinceReferenceDate) else {
+                throw PropertyListError(.malformed, "holds a date at \(keyPath.isEmpty ? "the top level" : keyPath) outside the years 1 to 9999, which a property list can't write")
+            }
             self = .date(value)
         case let value as Data:
             self = .data(value)

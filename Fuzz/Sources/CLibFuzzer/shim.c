@@ -1,0 +1,1 @@
+// CLibFuzzer only declares libFuzzer's driver; the fuzzer runtime defines it.

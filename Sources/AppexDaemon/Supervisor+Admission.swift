@@ -1,0 +1,54 @@
+import AppexIPC
+import AppexSystem
+import AppexWire
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Admitting connections within ``ClientLimits``: a connection must greet appexd in time,
+/// silent ones can't fill appexd up, and no process may hold too many.
+extension Supervisor {
+    /// Adds `client` if the limits allow it, and gives it until the handshake deadline to say
+    /// `Hello`. Returns why it was refused, or nil if it was admitted. To make room, the
+    /// connection that has waited longest for its handshake may be closed, and told why.
+    func admit(_ client: ClientRecord) -> String? {
+        let limits = configuration.clientLimits
+        let pid = client.credentials.processID
+        let (refusal, pushedOut) = state.withLock { state -> (String?, ClientRecord?) in
+            let held = state.clients.values.count { $0.credentials.processID == pid }
+            guard held < limits.perProcess else {
+                return ("process \(pid) already holds \(held) connections to appexd, the most one process may", nil)
+            }
+            let waiting = state.clients.values.filter { $0.version == 0 }
+            var pushedOut: ClientRecord?
+            if waiting.count >= limits.waitingForHandshake, let longest = waiting.min(by: { $0.id < $1.id }) {
+                state.clients[longest.id] = nil
+                pushedOut = longest
+            }
+            state.clients[client.id] = client
+            return (nil, pushedOut)
+        }
+        if let pushedOut {
+            Self.refuse(pushedOut, "it had not sent Hello while \(limits.waitingForHandshake) newer connections waited for their handshake")
+        }
+        guard refusal == nil else { return refusal }
+        let deadline = Int(limits.handshakeDeadline.milliseconds)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(deadline)) { [self] in
+            let silent = state.withLock { state -> ClientRecord? in
+                guard let record = state.clients[client.id], record.version == 0 else { return nil }
+                state.clients[client.id] = nil
+                return record
+            }
+            if let silent { Self.refuse(silent, "it sent no Hello within \(Double(deadline) / 1000) s of connecting") }
+        }
+        return nil
+    }
+
+    /// Tells a connection why appexd closes it, logs it, and closes it.
+    static func refuse(_ client: ClientRecord, _ reason: String) {
+        FileHandle.standardError.write(Data("appexd: closed \(client.name) (pid \(client.credentials.processID)): \(reason)\n".utf8))
+        try? client.connection.send(.failure(Failure(error: AppexErrorDomain.runtimeError(
+            13, "appexd closed this connection: \(reason)", recovery: "Send Hello as soon as you connect, and share one connection within a process."))))
+        client.connection.close()
+    }
+}
