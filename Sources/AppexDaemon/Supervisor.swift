@@ -53,7 +53,6 @@ final class Supervisor: Sendable {
 
     // MARK: Clients
 
-
     /// A host went away: its extension processes have no one left to serve.
     func remove(client id: UInt64) {
         let orphans = state.withLock { state -> [UInt64] in

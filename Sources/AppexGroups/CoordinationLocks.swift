@@ -30,7 +30,12 @@ struct CoordinationLocks: Sendable {
         if lockFile == AppexHome.current.coordinationLockURL.path {
             try? AppexHome.current.prepareRuntimeDirectory()
         }
-        let opened = try FileDescriptor.open(lockFile, flags: O_RDWR | O_CREAT)
+        let opened: FileDescriptor
+        do {
+            opened = FileDescriptor(owning: try AppexHome.openCoordinationLock(at: lockFile, flags: O_RDWR))
+        } catch {
+            throw SystemError("open", subject: lockFile, errno: error.code.rawValue)
+        }
         descriptors[lockFile] = opened
         return opened
     }

@@ -92,7 +92,9 @@ import Testing
         let before = resources(of: daemon)
 
         let path = test.home.daemonSocketURL.path
+        let started = ContinuousClock.now
         let sockets = try await onThread { try (0..<count).map { _ in try UnixSocket.connect(to: path) } }
+        let connected = ContinuousClock.now - started
         defer { for socket in sockets { socket.close() } }
         let served = try await appex.run(["ps"])
         #expect(served.status == 0, "appexd serves another process while \(count) connections sit idle: \(served.standardError)")
@@ -109,13 +111,16 @@ import Testing
         #expect(pushedOut + timedOut == count, "\(pushedOut) pushed out, \(timedOut) timed out")
         #expect((60...64).contains(timedOut), "\(pushedOut) pushed out, \(timedOut) timed out")
 
-        let after = resources(of: daemon)
+        let answered = ContinuousClock.now - started
         #expect(await eventually { self.resources(of: daemon).descriptors <= before.descriptors },
                 "appexd let go of every socket: \(before.descriptors) descriptors before, \(self.resources(of: daemon).descriptors) after")
         #expect(await eventually { self.resources(of: daemon).threads <= before.threads + 2 },
-                "and of their threads: \(before.threads) before, \(after.threads) after")
+                "and of their threads: \(before.threads) before, \(self.resources(of: daemon).threads) after")
         let again = try await appex.run(["ps"])
         #expect(again.status == 0, "\(again.standardError)")
+        let after = resources(of: daemon)
+        print("idle connections: \(count) opened in \(connected), all answered in \(answered): \(pushedOut) pushed out, \(timedOut) timed out;"
+              + " appexd \(before.descriptors) descriptors and \(before.threads) threads before, \(after.descriptors) and \(after.threads) after")
     }
 
     @Test func aProcessHoldingTooManyConnectionsIsRefusedTheNextOne() async throws {

@@ -15,10 +15,36 @@ extension AppexHome {
     public static func prepareContainer(at url: URL) throws {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let lock = url.appendingPathComponent(coordinationLockName).path
-        let descriptor = open(lock, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: lock, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
+        do {
+            close(try openCoordinationLock(at: lock, flags: O_WRONLY))
+        } catch {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: lock, NSUnderlyingErrorKey: error])
         }
-        close(descriptor)
+    }
+
+    /// Opens the coordination lock file at `path` with `flags`, making it if it isn't there.
+    ///
+    /// The processes of a container can write its folder, so the lock may be anything: a
+    /// link to another file, which must not be made or opened, or a FIFO, which would block
+    /// whoever opens it. So a link is never followed and a FIFO never waited on; anything but
+    /// a regular file is removed and the lock made again.
+    ///
+    /// - Returns: the open descriptor, which the caller closes.
+    /// - Throws: the error of the last attempt, when the lock can't be made a regular file
+    ///   (a folder in its place gives `EISDIR`).
+    public static func openCoordinationLock(at path: String, flags: Int32) throws(POSIXError) -> Int32 {
+        for attempt in 0..<2 {
+            let descriptor = open(path, flags | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+            if descriptor >= 0 {
+                var status = stat()
+                if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG { return descriptor }
+                close(descriptor)
+                errno = EINVAL // a FIFO, socket or device: not a lock
+            } else if ![ELOOP, ENXIO, ETXTBSY].contains(errno) {
+                break
+            }
+            if attempt == 0 { unlink(path) }
+        }
+        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 }
