@@ -10,9 +10,9 @@ enum BinaryPropertyList {
     /// The byte offset of the first set among the objects of `data`, a `bplist` file; nil if
     /// it has none, or if its trailer or offset table can't be read (Foundation refuses those).
     static func firstSet(in data: Data) -> Int? {
-        let bytes = [UInt8](data)
         let trailerSize = 32
-        guard bytes.count >= 8 + trailerSize, bytes.starts(with: Array("bplist".utf8)) else { return nil }
+        guard data.count >= 8 + trailerSize, data.starts(with: Array("bplist".utf8)) else { return nil }
+        let bytes = [UInt8](data)
         let trailer = bytes.count - trailerSize
         let offsetSize = Int(bytes[trailer + 6])
         guard (1...8).contains(offsetSize),
