@@ -185,6 +185,8 @@ var package = Package(
         // A second process of an app group, for the tests of shared defaults and containers.
         // A containing app that uses app-only API, for AppexApplication's tests and `appex validate`'s.
         .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
+        // A process that opens thousands of connections to appexd and never greets, for the hostile-peer tests.
+        .executableTarget(name: "AppexConnectionFlood", dependencies: ["AppexSystem", "AppexWire"], path: "Tests/Fixtures/ConnectionFlood"),
         .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexApplication", "AppexCore", "AppexGroups", "AppexIPC", "AppexSystem", "AppexToday", "AppexTransfers", "AppexWire", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(

@@ -171,9 +171,7 @@ final class ClientHandler: Sendable {
 
     /// A protocol violation: say what, then close this connection only.
     private func refuse(_ reason: String) {
-        FileHandle.standardError.write(Data("appexd: refused \(client.name) (pid \(client.credentials.processID)): \(reason)\n".utf8))
-        send(.failure(Failure(error: ErrorInfo(domain: AppexErrorDomain.runtime, code: 7, message: reason))))
-        client.connection.close()
+        client.refuse(code: 7, reason)
     }
 
     private static func commandName(of pid: Int32) -> String? {

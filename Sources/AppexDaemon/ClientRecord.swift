@@ -1,5 +1,7 @@
 import AppexIPC
 import AppexSystem
+import AppexWire
+import Foundation
 
 /// A connected host or CLI, identified by the kernel.
 struct ClientRecord: Sendable {
@@ -13,4 +15,14 @@ struct ClientRecord: Sendable {
     var name: String
     /// The protocol version agreed in the handshake; 0 until then.
     var version: UInt32 = 0
+}
+
+extension ClientRecord {
+    /// Tells the client why appexd closes its connection (a `Failure` of `code` in the
+    /// runtime domain), logs it, and closes the connection.
+    func refuse(code: Int, _ reason: String, recovery: String = "") {
+        FileHandle.standardError.write(Data("appexd: refused \(name) (pid \(credentials.processID)): \(reason)\n".utf8))
+        try? connection.send(.failure(Failure(error: AppexErrorDomain.runtimeError(code, reason, recovery: recovery))))
+        connection.close()
+    }
 }

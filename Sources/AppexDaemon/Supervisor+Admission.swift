@@ -1,8 +1,6 @@
 import AppexIPC
 import AppexSystem
-import AppexWire
 import Dispatch
-import Foundation
 import Synchronization
 
 /// Admitting connections within ``ClientLimits``: a connection must greet appexd in time,
@@ -44,11 +42,9 @@ extension Supervisor {
         return nil
     }
 
-    /// Tells a connection why appexd closes it, logs it, and closes it.
+    /// Tells a connection over a limit which, logs it, and closes it.
     static func refuse(_ client: ClientRecord, _ reason: String) {
-        FileHandle.standardError.write(Data("appexd: closed \(client.name) (pid \(client.credentials.processID)): \(reason)\n".utf8))
-        try? client.connection.send(.failure(Failure(error: AppexErrorDomain.runtimeError(
-            13, "appexd closed this connection: \(reason)", recovery: "Send Hello as soon as you connect, and share one connection within a process."))))
-        client.connection.close()
+        client.refuse(code: 13, "appexd closed this connection: \(reason)",
+                      recovery: "Send Hello as soon as you connect, and share one connection within a process.")
     }
 }

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// What this process holds open, read from /proc, to prove a test left nothing behind.
+/// What this process, or another, holds open, read from /proc, to prove a test left nothing behind.
 ///
 /// Tests run in parallel in one process, so whole-process counts are noisy; these ask about
 /// the resources one test owns: descriptors under a folder, pipes by name, children by pid.
@@ -15,6 +15,14 @@ public enum ResourceCounts {
     public static func openDescriptors(under folder: URL) -> Int {
         let prefix = folder.resolvingSymlinksInPath().path + "/"
         return openDescriptorTargets().filter { $0.hasPrefix(prefix) }.count
+    }
+
+    /// How many descriptors and threads another process, such as appexd, has open; -1 for
+    /// each if it can't be read.
+    public static func held(by pid: Int32) -> (descriptors: Int, threads: Int) {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
+        return (descriptors, threads)
     }
 
     /// The live children of this process, over every thread (each lists the children it started).

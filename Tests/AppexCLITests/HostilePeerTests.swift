@@ -34,13 +34,6 @@ import Testing
         return try #require(test.daemonProcessIDs().first)
     }
 
-    /// How many descriptors and threads `pid` has open.
-    func resources(of pid: Int32) -> (descriptors: Int, threads: Int) {
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
-        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
-        return (descriptors, threads)
-    }
-
     /// Reads every socket until appexd closes it, for at most `seconds`, and returns what
     /// each received, decoded; nil for a socket still open at the end.
     static func readUntilClosed(_ sockets: [FileDescriptor], seconds: Double) -> [[WireMessage]?] {
@@ -81,46 +74,44 @@ import Testing
 
     @Test func tenThousandIdleConnectionsAreEachRefusedWithTheReasonAndAppexdServesEveryoneElse() async throws {
         let count = 10_000
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        if limit.rlim_cur < rlim_t(count + 1024) {
-            limit.rlim_cur = min(limit.rlim_max, rlim_t(count + 1024))
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        try #require(limit.rlim_cur >= rlim_t(count + 1024), "this test opens \(count) sockets; raise the hard limit on open files (ulimit -Hn)")
         let daemon = try await startDaemon()
-        let before = resources(of: daemon)
+        let before = ResourceCounts.held(by: daemon)
 
-        let path = test.home.daemonSocketURL.path
-        let started = ContinuousClock.now
-        let sockets = try await onThread { try (0..<count).map { _ in try UnixSocket.connect(to: path) } }
-        let connected = ContinuousClock.now - started
-        defer { for socket in sockets { socket.close() } }
+        // The connections are another process's (AppexConnectionFlood): thousands of open
+        // descriptors here would meet Foundation's Process.run in other tests, which crashed
+        // reading /proc/self/fd while they changed.
+        let marker = test.home.dataDirectory.appendingPathComponent("flood-opened")
+        let flood = CommandRunner(executable: SampleApps.products.appendingPathComponent("AppexConnectionFlood"), environment: test.environment)
+        let arguments = [test.home.daemonSocketURL.path, String(count), "60", marker.path]
+        let flooding = Task { [flood] in try await flood.run(arguments) }
+        #expect(await eventually(seconds: 60) { FileManager.default.fileExists(atPath: marker.path) }, "the flood opened its connections")
         let served = try await appex.run(["ps"])
         #expect(served.status == 0, "appexd serves another process while \(count) connections sit idle: \(served.standardError)")
 
-        let answers = try await onThread { Self.readUntilClosed(sockets, seconds: 60) }
-        let reasons = answers.map { Self.refusal($0, code: 13) }
-        #expect(answers.allSatisfy { $0 != nil }, "appexd closed every idle connection: \(answers.count { $0 == nil }) still open")
-        #expect(reasons.allSatisfy { $0 != nil }, "each with one Failure saying why: \(Set(answers.filter { Self.refusal($0, code: 13) == nil }.map { "\($0 ?? [])" }).prefix(3))")
-        let pushedOut = reasons.count { $0?.contains("newer connections waited for their handshake") == true }
-        let timedOut = reasons.count { $0?.contains("sent no Hello within 2.0 s") == true }
+        let result = try await flooding.value
+        try #require(result.status == 0, "\(result.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let told = try #require(report["told"] as? [String: Int])
+        #expect(report["stillOpen"] as? Int == 0, "appexd closed every idle connection: \(report)")
+        #expect(told.keys.allSatisfy { $0.hasPrefix("13: appexd closed this connection: ") }, "each with one Failure saying why: \(told)")
+        let pushedOut = told.filter { $0.key.contains("newer connections waited for their handshake") }.values.reduce(0, +)
+        let timedOut = told.filter { $0.key.contains("sent no Hello within 2.0 s") }.values.reduce(0, +)
         // appexd waits for at most 64 handshakes: each connection past those pushed out the
         // oldest, and `appex ps` may have pushed out one more (unless the newest had already
         // waited out the deadline by the time it came). The newest waited out the deadline.
         #expect(pushedOut + timedOut == count, "\(pushedOut) pushed out, \(timedOut) timed out")
         #expect((60...64).contains(timedOut), "\(pushedOut) pushed out, \(timedOut) timed out")
 
-        let answered = ContinuousClock.now - started
-        #expect(await eventually { self.resources(of: daemon).descriptors <= before.descriptors },
-                "appexd let go of every socket: \(before.descriptors) descriptors before, \(self.resources(of: daemon).descriptors) after")
-        #expect(await eventually { self.resources(of: daemon).threads <= before.threads + 2 },
-                "and of their threads: \(before.threads) before, \(self.resources(of: daemon).threads) after")
+        #expect(await eventually { ResourceCounts.held(by: daemon).descriptors <= before.descriptors },
+                "appexd let go of every socket: \(before.descriptors) descriptors before, \(ResourceCounts.held(by: daemon).descriptors) after")
+        #expect(await eventually { ResourceCounts.held(by: daemon).threads <= before.threads + 2 },
+                "and of their threads: \(before.threads) before, \(ResourceCounts.held(by: daemon).threads) after")
         let again = try await appex.run(["ps"])
         #expect(again.status == 0, "\(again.standardError)")
-        let after = resources(of: daemon)
-        print("idle connections: \(count) opened in \(connected), all answered in \(answered): \(pushedOut) pushed out, \(timedOut) timed out;"
-              + " appexd \(before.descriptors) descriptors and \(before.threads) threads before, \(after.descriptors) and \(after.threads) after")
+        let after = ResourceCounts.held(by: daemon)
+        print("idle connections: \(count) opened in \(report["openedSeconds"] ?? "?") s, all answered in \(report["answeredSeconds"] ?? "?") s:"
+              + " \(pushedOut) pushed out, \(timedOut) timed out; appexd \(before.descriptors) descriptors and \(before.threads) threads before,"
+              + " \(after.descriptors) and \(after.threads) after")
     }
 
     @Test func aProcessHoldingTooManyConnectionsIsRefusedTheNextOne() async throws {
