@@ -15,18 +15,32 @@ extension SandboxProfile {
     /// - connect to TCP servers only with `com.apple.security.network.client`;
     /// - have at most `processLimit` processes and threads.
     ///
-    /// Nothing else: not the user's home, not another app's container or group, and not
-    /// appexd's runtime folder, whose socket it would otherwise reach.
+    /// Nothing else: not the user's home, not another app's container or group, and no
+    /// other program's Unix socket (see ``socketFolders(home:environment:)``).
     static func forExtension(_ installed: InstalledExtension, home: AppexHome, processLimit: Int,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> SandboxProfile {
         let app = installed.url.deletingLastPathComponent().deletingLastPathComponent()
         let groups = installed.entitlements.applicationGroups.map { home.groupContainer(for: $0).path }
-        return SandboxProfile(
+        var profile = SandboxProfile(
             executable: systemExecutable + [installed.url.path, app.appendingPathComponent(BundleLayout.frameworks).path],
             readOnly: systemReadOnly + ["/sys/devices/system/cpu"] + (environment["APPEX_SYSTEM_TYPES"].map { [$0] } ?? []),
             readWrite: systemReadWrite + [home.container(for: installed.identifier).path] + groups,
             mayConnect: installed.entitlements.networkClient,
-            processes: UInt64(processLimit),
-            hidden: [home.runtimeDirectory.path])
+            processes: UInt64(processLimit))
+        let granted = profile.executable + profile.readOnly + profile.readWrite
+        profile.hidden = socketFolders(home: home, environment: environment).filter { folder in
+            !granted.contains { $0 == folder || $0.hasPrefix(folder + "/") }
+        }
+        return profile
+    }
+
+    /// The folders where other programs listen on Unix sockets, which an extension must not
+    /// reach: appexd's runtime folder, the user's (`$XDG_RUNTIME_DIR`: the session bus, the
+    /// display server, sound, agents) and X11's. Landlock doesn't govern connecting by path.
+    /// The seccomp baseline refuses to make a Unix socket at all; hiding these folders in the
+    /// extension's mount namespace covers a kernel without seccomp.
+    static func socketFolders(home: AppexHome, environment: [String: String]) -> [String] {
+        let userRuntime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? [$0] : nil } ?? []
+        return [home.runtimeDirectory.path] + userRuntime + ["/tmp/.X11-unix"]
     }
 }

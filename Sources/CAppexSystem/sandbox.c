@@ -23,6 +23,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -107,7 +108,8 @@ fail:;
 
 /// The system calls the baseline refuses with EPERM: debugging other processes, reaching
 /// into their memory or descriptors, mounting, loading code into the kernel, rebooting,
-/// changing the clock, keyrings, and making or joining namespaces.
+/// changing the clock, keyrings, making or joining namespaces, and io_uring, whose queued
+/// operations (sockets and connections among them) no filter would see.
 static const int appex_denied_calls[] = {
     SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_pidfd_getfd, SYS_kcmp,
     SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_fsopen, SYS_fsconfig, SYS_fsmount, SYS_fspick,
@@ -118,6 +120,7 @@ static const int appex_denied_calls[] = {
     SYS_settimeofday, SYS_clock_settime, SYS_adjtimex, SYS_clock_adjtime, SYS_sethostname, SYS_setdomainname,
     SYS_keyctl, SYS_add_key, SYS_request_key,
     SYS_unshare, SYS_setns,
+    SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register,
 #ifdef SYS_iopl
     SYS_iopl,
 #endif
@@ -138,10 +141,10 @@ static int appex_apply_seccomp(void) {
     return -1;
 #else
     // The program, in order: check the architecture (3); load the call's number and refuse
-    // x32 calls (2); one test per denied call; clone3 (1); clone with a namespace flag (3);
-    // allow; then the two refusals the tests jump to.
-    enum { count = 3 + 2 + APPEX_DENIED_COUNT + 1 + 3 + 1 + 2 };
-    enum { refuseEPERM = count - 2, refuseENOSYS = count - 1 };
+    // x32 calls (2); one test per denied call; clone3 (1); socket with AF_UNIX (3); clone
+    // with a namespace flag (3); allow; then the three refusals the tests jump to.
+    enum { count = 3 + 2 + APPEX_DENIED_COUNT + 1 + 3 + 3 + 1 + 3 };
+    enum { allow = count - 4, refuseEPERM = count - 3, refuseENOSYS = count - 2, refuseEACCES = count - 1 };
     struct sock_filter program[count];
     size_t at = 0;
     // A jump from instruction `at` to `target`: BPF counts from the next instruction.
@@ -160,6 +163,14 @@ static int appex_apply_seccomp(void) {
     // library falls back to clone, whose flags are in a register.
     program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, APPEX_TO(refuseENOSYS), 0);
     at++;
+    // A new Unix socket could connect by path to any service outside the sandbox (a session
+    // bus, a display server, an agent): Landlock doesn't govern that connect. The process's
+    // channels are given to it; socketpair stays allowed, since it reaches only itself.
+    program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 2);
+    at++;
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+    program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, APPEX_TO(refuseEACCES), APPEX_TO(allow));
+    at++;
     // Not clone: skip the flag test, to the allow.
     program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 2);
     at++;
@@ -169,6 +180,7 @@ static int appex_apply_seccomp(void) {
     program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
     program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA));
     program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA));
+    program[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA));
 #undef APPEX_TO
     if (at != count) {
         errno = EINVAL;

@@ -16,7 +16,8 @@ final class SandboxedExtensionTests {
 
     init() async throws {
         world = try FaultWorld()
-        try await world.startDaemon(["APPEX_PROCESS_LIMIT": "\(Self.processLimit)"])
+        try FileManager.default.createDirectory(at: userRuntime, withIntermediateDirectories: true)
+        try await world.startDaemon(["APPEX_PROCESS_LIMIT": "\(Self.processLimit)", "XDG_RUNTIME_DIR": userRuntime.path])
         try await world.install("attempts")
     }
 
@@ -38,6 +39,10 @@ final class SandboxedExtensionTests {
     }
 
     var ownContainer: URL { world.test.home.container(for: "com.example.faults.attempts") }
+
+    /// The user's runtime folder as appexd is told it (`XDG_RUNTIME_DIR`), where a session
+    /// bus, a display server and agents listen.
+    var userRuntime: URL { world.root.appendingPathComponent("user-runtime") }
 
     @Test func readingTheUsersHomeFails() async throws {
         let home = try secret(at: world.root.appendingPathComponent("user-home/notes.txt"))
@@ -84,13 +89,33 @@ final class SandboxedExtensionTests {
         #expect(results.allSatisfy { $0.hasPrefix("refused: ") }, "\(results)")
     }
 
-    @Test func connectingToAppexdsSocketFails() async throws {
-        // Landlock doesn't govern connecting to a Unix socket by its path; the runtime folder
-        // is hidden under an empty one in the extension's mount namespace.
+    @Test(.enabled(if: Sandbox.KernelSupport.current.seccomp))
+    func connectingToAnyUnixSocketByItsPathFails() async throws {
+        // Landlock doesn't govern connecting to a Unix socket by its path, so the seccomp
+        // baseline refuses to make one: appexd's, a session bus in the user's runtime folder,
+        // and an agent's anywhere else are all out of reach.
+        let agent = world.root.appendingPathComponent("agent.sock").path
+        let bus = userRuntime.appendingPathComponent("bus").path
+        let listeners = try [agent, bus].map { path throws(SystemError) in try UnixSocket.listen(at: path) }
+        defer { listeners.forEach { $0.close() } }
         let socket = world.test.home.daemonSocketURL.path
         #expect(FileManager.default.fileExists(atPath: socket))
-        let results = try await attempt(["unix \(socket)"])
-        #expect(results == ["refused: No such file or directory"], "\(results)")
+        let results = try await attempt(["unix \(socket)", "unix \(bus)", "unix \(agent)", "socketpair -"])
+        #expect(results == Array(repeating: "refused: Permission denied", count: 3) + ["allowed"], "\(results)")
+        // The same connections from outside the sandbox succeed.
+        for path in [agent, bus] { try UnixSocket.connect(to: path).close() }
+    }
+
+    @Test(.enabled(if: Sandbox.KernelSupport.current.isolationProblem == nil))
+    func theFoldersOfOtherProgramsSocketsAreHidden() async throws {
+        // Where seccomp is missing, hiding these folders in the mount namespace still keeps
+        // the best-known sockets out of reach.
+        let bus = userRuntime.appendingPathComponent("bus").path
+        let listener = try UnixSocket.listen(at: bus)
+        defer { listener.close() }
+        let socket = world.test.home.daemonSocketURL.path
+        let results = try await attempt(["stat \(socket)", "stat \(bus)", "stat \(ownContainer.path)"])
+        #expect(results == ["refused: No such file or directory", "refused: No such file or directory", "allowed"], "\(results)")
     }
 
     @Test func aTCPConnectionWithoutTheNetworkEntitlementFails() async throws {

@@ -124,6 +124,13 @@ final class FaultHandler: NSExtensionRequestHandling {
             }
         case "unix":
             return connectUnix(parts[1])
+        case "socketpair":
+            var pair: [Int32] = [-1, -1]
+            result = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)
+            pair.filter { $0 >= 0 }.forEach { close($0) }
+        case "stat":
+            var status = stat()
+            result = stat(parts[1], &status)
         case "fork":
             return forkChildren(Int(parts[1]) ?? 0)
         case "group":
