@@ -10,6 +10,8 @@ struct CallingBundle {
     /// The app it is or belongs to.
     var appIdentifier: String
     var entitlements: Entitlements
+    /// Whether it is an extension, which runs in its sandbox; an app runs as the user.
+    var isExtension: Bool
 
     /// Why a client is no installed bundle.
     struct Unidentified: Error {
@@ -21,6 +23,7 @@ struct CallingBundle {
         identifier = installed.identifier
         appIdentifier = installed.appIdentifier
         entitlements = installed.entitlements
+        isExtension = true
     }
 
     /// The bundle an app's process runs.
@@ -28,6 +31,7 @@ struct CallingBundle {
         identifier = app.identifier
         appIdentifier = app.identifier
         entitlements = app.entitlements
+        isExtension = false
     }
 
     /// The installed app or extension whose executable is `executablePath`, which client

@@ -59,7 +59,7 @@ extension TransferSessions {
         }
         let ended = try read { () throws(RegistryError) in try registry.finishTransfer(task.id, .cancelled, failure: .cancelled) }
         if ended {
-            if let partial = task.partialFile { try? FileManager.default.removeItem(at: partial) }
+            if let partial = task.partialFile { ConfinedFolder.removeFile(atPath: partial.path, below: home.groupsDirectory.path) }
             transfers.wake()
         }
         return TransferTaskInfo(try read { () throws(RegistryError) in try registry.transfer(task.id) } ?? task)
@@ -73,7 +73,7 @@ extension TransferSessions {
         for event in events where event.sequence <= Int64(clamping: acknowledge.sequence) {
             switch event.kind {
             case .finishedDownloading:
-                if let location = event.location { try? FileManager.default.removeItem(at: location) }
+                if let location = event.location { ConfinedFolder.removeFile(atPath: location.path, below: home.groupsDirectory.path) }
             case .completed:
                 if let body = try? registry.transfer(event.taskID)?.bodyFile, body.deletingLastPathComponent().path == home.transfersSpoolDirectory.path {
                     try? FileManager.default.removeItem(at: body)

@@ -101,6 +101,12 @@ final class TransferSessions: Sendable {
             throw Self.refusal("session \(session)'s sharedContainerIdentifier can't be used: \(container.reason)",
                                recovery: "Name an app group in the \(Entitlements.Key.applicationGroups) entitlement of \(bundle.identifier).")
         }
+        // appex-transfers reaches the network for it: a sandboxed extension with no network
+        // of its own must not reach it this way either.
+        if bundle.isExtension, !bundle.entitlements.networkClient {
+            throw Self.refusal("\(bundle.identifier) may not connect to the network (it has no \(Entitlements.Key.networkClient) entitlement), so it has no background sessions",
+                               recovery: "Add \(Entitlements.Key.networkClient) to the extension's Entitlements.plist, set to true.")
+        }
         let key = Key(app: bundle.appIdentifier, session: session)
         let tasks = try read { () throws(RegistryError) in try registry.transfers(appIdentifier: key.app, session: session) }
         let events = try read { () throws(RegistryError) in try registry.transferEvents(appIdentifier: key.app, session: session) }

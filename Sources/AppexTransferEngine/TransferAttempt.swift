@@ -13,6 +13,8 @@ struct TransferAttempt: Sendable {
     let live: LiveTransfer
     let client: HTTPClient
     let watchInterval: Duration
+    /// The trusted folder every download's destination lies below (``TransferEngine/downloadsFolder``).
+    let downloadsFolder: URL
 
     /// Makes the exchange and says how it ended. Never throws: every error is an outcome.
     func perform() async -> AttemptOutcome {
@@ -99,8 +101,17 @@ struct TransferAttempt: Sendable {
     /// Writes the answer's body to the `.partial` file, resuming what earlier attempts kept
     /// if the server allows, and moves it to the destination once whole.
     private func download(_ task: TransferTask) async throws -> AttemptOutcome {
-        guard let file = PartialDownload(task) else { return .impossible(TransferFailure(.cannotCreateFile, "the download task has no destination")) }
-        let kept = file.keptBytes
+        guard let file = PartialDownload(task, below: downloadsFolder) else {
+            return .impossible(TransferFailure(.cannotCreateFile, "the download task has no destination"))
+        }
+        let folder: ConfinedFolder
+        do {
+            folder = try file.openFolder()
+        } catch {
+            return .impossible(error)
+        }
+        defer { folder.close() }
+        let kept = file.keptBytes(in: folder)
         let resumable = kept > 0 ? task.validator : nil
         var request = makeRequest(task)
         if let resumable {
@@ -117,7 +128,7 @@ struct TransferAttempt: Sendable {
         var length = response.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? -1
         if resumable != nil, status == 416 || status == 206 {
             guard status == 206, let range = response.headers.first(name: "Content-Range").flatMap(ContentRange.init), range.first == kept else {
-                file.discard()
+                folder.removeFile(file.partialName)
                 live.update { $0.validator = nil }
                 live.record()
                 return .failed(TransferFailure(.badServerResponse, "the server would not resume the download at byte \(kept); the next attempt starts over"))
@@ -134,7 +145,12 @@ struct TransferAttempt: Sendable {
         }
         // The validator must outlive this process, or what is kept can't be resumed.
         live.record()
-        let output = try file.open(resuming: start > 0)
+        let output: AppexSystem.FileDescriptor
+        do {
+            output = try file.open(in: folder, resuming: start > 0)
+        } catch {
+            return .impossible(error)
+        }
         defer { output.close() }
         var received = start
         for try await chunk in response.body {
@@ -148,7 +164,7 @@ struct TransferAttempt: Sendable {
         if length >= 0, received != length {
             return .failed(TransferFailure(.networkConnectionLost, "the connection closed after \(received) of \(length) bytes"))
         }
-        try file.complete(output)
+        try file.complete(output, in: folder)
         return .answered(statusCode: status, retryAfter: nil, location: file.destination)
     }
 

@@ -1,4 +1,5 @@
 public import AppexRegistry
+import AppexSystem
 import AsyncHTTPClient
 public import Foundation
 import NIOCore
@@ -17,7 +18,7 @@ import NIOSSL
 /// Its HTTP client and the thread that drives it exist only while a task runs.
 ///
 /// ```swift
-/// let engine = TransferEngine(registry: registry)
+/// let engine = TransferEngine(registry: registry, downloadsFolder: home.groupsDirectory)
 /// await engine.run()        // until the task running it is cancelled
 /// ```
 public actor TransferEngine {
@@ -27,6 +28,9 @@ public actor TransferEngine {
     }
 
     private let registry: Registry
+    /// The folder every download's destination lies below, which extensions can't change:
+    /// a home's `Groups/`. Nothing below it is followed if it is a link.
+    public nonisolated let downloadsFolder: URL
     private let policy: TransferPolicy
     private let trustedCertificates: URL?
     private let observer: @Sendable (TransferTask) -> Void
@@ -36,15 +40,18 @@ public actor TransferEngine {
     private let wakes = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     /// - Parameters:
+    ///   - downloadsFolder: the folder every download's destination lies below (a home's
+    ///     `Groups/`); a destination elsewhere fails.
     ///   - trustedCertificates: a PEM file of the certificate authorities that HTTPS servers
     ///     are verified against, instead of the system's; `nil` trusts the system's.
     ///   - observer: told of each task's progress and each change of its state, from any task.
     ///   - report: told, in words, what went wrong that no task's state says; standard error
     ///     by default.
-    public init(registry: Registry, policy: TransferPolicy = .standard, trustedCertificates: URL? = nil,
+    public init(registry: Registry, downloadsFolder: URL, policy: TransferPolicy = .standard, trustedCertificates: URL? = nil,
                 observer: @escaping @Sendable (TransferTask) -> Void = { _ in },
                 report: @escaping @Sendable (String) -> Void = TransferEngine.reportToStandardError) {
         self.registry = registry
+        self.downloadsFolder = downloadsFolder
         self.policy = policy
         self.trustedCertificates = trustedCertificates
         self.observer = observer
@@ -114,7 +121,7 @@ public actor TransferEngine {
             entry.live.interrupt(.cancelled)
             entry.attempt.cancel()
         } else if let task = try registry.transfer(id) {
-            PartialDownload(task)?.discard()
+            PartialDownload(task, below: downloadsFolder)?.discard()
             observer(task)
         }
         return true
@@ -155,7 +162,7 @@ public actor TransferEngine {
     private func start(_ task: TransferTask) {
         let client = httpClient()
         let live = LiveTransfer(task, registry: registry, progressInterval: policy.progressInterval, observer: observer)
-        let attempt = TransferAttempt(live: live, client: client, watchInterval: policy.watchInterval)
+        let attempt = TransferAttempt(live: live, client: client, watchInterval: policy.watchInterval, downloadsFolder: downloadsFolder)
         running[task.id] = Running(live: live, attempt: Task {
             let outcome = await attempt.perform()
             self.conclude(task.id, outcome)
@@ -176,14 +183,14 @@ public actor TransferEngine {
             case .answered(let status, _, let location):
                 if try !registry.finishTransfer(id, .completed, statusCode: status, downloadedTo: location) {
                     // Cancelled as it completed: the file nobody will be told of goes.
-                    if let location { try? FileManager.default.removeItem(at: location) }
+                    if let location { ConfinedFolder.removeFile(atPath: location.path, below: downloadsFolder.path) }
                 }
             case .failed(let failure):
                 try retryOrFail(task, failure, retryAfter: nil)
             case .impossible(let failure):
                 try end(task, .failed, failure)
             case .interrupted(.cancelled):
-                PartialDownload(task)?.discard()
+                PartialDownload(task, below: downloadsFolder)?.discard()
             case .interrupted(.stalled(let timeout)):
                 try retryOrFail(task, TransferFailure(.timedOut, "no byte came or went for \(Self.describe(timeout)) (the request's timeout)"), retryAfter: nil)
             case .interrupted(.resourceTimeout):
@@ -214,7 +221,7 @@ public actor TransferEngine {
     /// Ends `task` without an answer; a download's kept bytes go.
     private func end(_ task: TransferTask, _ state: TransferTask.State, _ failure: TransferFailure) throws(RegistryError) {
         try registry.finishTransfer(task.id, state, failure: failure)
-        PartialDownload(task)?.discard()
+        PartialDownload(task, below: downloadsFolder)?.discard()
     }
 
     /// Tells the observer how task `id` stands now.

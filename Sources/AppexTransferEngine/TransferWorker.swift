@@ -50,7 +50,8 @@ public struct TransferWorker: Sendable {
         guard var lock = try ProcessLock.acquire(at: lockPath) else { return .alreadyRunning(ProcessLock.holder(at: lockPath)) }
         let registry = try Registry(home: home)
         while true {
-            let engine = TransferEngine(registry: registry, policy: policy, trustedCertificates: trustedCertificates)
+            let engine = TransferEngine(registry: registry, downloadsFolder: home.groupsDirectory, policy: policy,
+                                        trustedCertificates: trustedCertificates)
             let wakes = try WakeListener(path: home.transfersSocketURL.path, engine: engine)
             await engine.run(untilIdleFor: idleGrace)
             wakes.stop()

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -99,6 +100,15 @@ int appex_accept(int listener) {
 
 int appex_open_path(const char *path) {
     return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int appex_open_beneath(int folder, const char *path, int flags, mode_t mode) {
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_CLOEXEC),
+        .mode = (flags & O_CREAT) ? mode : 0,
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+    };
+    return (int)syscall(SYS_openat2, folder, path, &how, sizeof(how));
 }
 
 int appex_peer_credentials(int socket, pid_t *pid, uid_t *uid, gid_t *gid) {

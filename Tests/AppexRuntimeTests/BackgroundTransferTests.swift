@@ -1,3 +1,4 @@
+import AppexCore
 import AppexRegistry
 import AppexSystem
 import AppexTestServer
@@ -101,7 +102,8 @@ import Testing
     func transfer(_ kind: TransferTask.Kind, _ path: String) -> TransferTask {
         TransferTask(appIdentifier: FaultWorld.appIdentifier, sessionIdentifier: "transfers", groupIdentifier: "group.\(FaultWorld.appIdentifier)",
                      owner: FaultWorld.appIdentifier, kind: kind, request: .init(url: server.url(path)),
-                     destination: kind == .download ? world.test.scratch.appendingPathComponent("Transfers/download") : nil)
+                     destination: kind == .download ? world.test.home.groupContainer(for: "group.\(FaultWorld.appIdentifier)")
+                        .appendingPathComponent("Library/Caches/Transfers/download") : nil)
     }
 
     /// Waits until `task` got as far as `progress` says.

@@ -21,7 +21,7 @@ import Testing
     init() async throws {
         world = try FaultWorld()
         server = try await LoopbackHTTPServer.start()
-        let share = FaultWorld.Plugin(fault: "uploadsInBackground", point: ExtensionPoint.share.id, groups: [Self.group])
+        let share = FaultWorld.Plugin(fault: "uploadsInBackground", point: ExtensionPoint.share.id, groups: [Self.group], connects: true)
         try await world.install([share], appExecutable: SampleApps.products.appendingPathComponent("AppexGroupsHelper"), appGroups: [Self.group])
         try await world.startDaemon(BackgroundTransferTests.daemonSettings.merging(
             ["HELPER_WAKE_LOG": wakeLog.path, "HELPER_GROUP": Self.group]) { $1 })
@@ -33,6 +33,26 @@ import Testing
     }
 
     var wakeLog: URL { world.test.scratch.appendingPathComponent("wake.log") }
+
+    @Test func anExtensionWithoutTheNetworkEntitlementHasNoBackgroundSession() async throws {
+        // appex-transfers reaches the network for an extension, so the extension must be
+        // allowed to reach it itself.
+        let offline = try FaultWorld()
+        let share = FaultWorld.Plugin(fault: "uploadsInBackground", point: ExtensionPoint.share.id, groups: [Self.group])
+        try await offline.install([share], appExecutable: SampleApps.products.appendingPathComponent("AppexGroupsHelper"), appGroups: [Self.group])
+        try await offline.startDaemon(BackgroundTransferTests.daemonSettings)
+        try FileManager.default.createDirectory(at: offline.test.scratch, withIntermediateDirectories: true)
+        let file = offline.test.scratch.appendingPathComponent("note.txt")
+        try Data("a note".utf8).write(to: file)
+        let request = NSExtensionItem()
+        request.attributedContentText = NSAttributedString(string: "\(server.url("/upload/note").absoluteString)\n\(Self.group)")
+        request.attachments = [NSItemProvider(contentsOf: file, contentType: .plainText, openInPlace: true)]
+        let outcome = try await offline.extension("uploadsInBackground").outcome([request])
+        let said = try #require(outcome.items?.first?.attributedContentText?.string, "\(outcome) \(offline.daemonLog)")
+        #expect(said.hasPrefix("refused: ") && said.contains("has no com.apple.security.network.client entitlement"), "\(said)")
+        #expect(try Registry(home: offline.test.home).transfers(session: Self.session).isEmpty)
+        #expect(server.seen("/upload/note").isEmpty)
+    }
 
     @Test func anExtensionsUploadOutlivesItAndTheAppIsWokenWithItsEvents() async throws {
         try FileManager.default.createDirectory(at: world.test.scratch, withIntermediateDirectories: true)

@@ -2,9 +2,6 @@ import AppexCore
 import AppexHost
 import AppexItems
 import AppexTesting
-// stat's fields: with CNIOBoringSSL in the build (the test server's TLS), the compiler may
-// find struct stat through CoreFoundation's module rather than Glibc's.
-import CoreFoundation
 import Foundation
 import Glibc
 import Testing
@@ -75,8 +72,8 @@ import Testing
             let returned = try #require(items.first?.attachments?.first)
             #expect(returned.registeredTypeIdentifiers == [UTType.data.identifier])
             let received = try await bounded { try await Self.status(ofFileIn: returned, type: UTType.data.identifier) }
-            #expect(received.st_ino == original.st_ino && received.st_dev == original.st_dev, "the extension got the host's own file, and gave it back")
-            #expect(received.st_size == 64 << 20)
+            #expect(received.inode == original.inode && received.device == original.device, "the extension got the host's own file, and gave it back")
+            #expect(received.size == 64 << 20)
         }
         await world.expectNothingLeaked(since: baseline)
     }
@@ -132,7 +129,7 @@ import Testing
     }
 
     /// The status of the file `provider` hands out for `type`, taken while it is handed out.
-    static func status(ofFileIn provider: NSItemProvider, type: String) async throws -> stat {
+    static func status(ofFileIn provider: NSItemProvider, type: String) async throws -> FileStatus {
         try await withCheckedThrowingContinuation { continuation in
             provider.loadItem(forTypeIdentifier: type) { item, error in
                 continuation.resume(with: Result {
@@ -143,9 +140,23 @@ import Testing
         }
     }
 
-    static func status(_ path: String) throws -> stat {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw WorldError("stat \(path): errno \(errno)") }
-        return status
+    /// Which file a path leads to (its device and inode), and its size. Read through
+    /// FileManager, on the path with its links resolved (a file handed over in place is a
+    /// `/proc/self/fd` link): with CNIOBoringSSL in the build, the compiler finds
+    /// `struct stat`'s fields through whichever module it meets first, and demands that
+    /// module's import.
+    struct FileStatus {
+        let device: Int
+        let inode: Int
+        let size: Int
+    }
+
+    static func status(_ path: String) throws -> FileStatus {
+        guard let resolved = realpath(path, nil) else { throw WorldError("realpath \(path): errno \(errno)") }
+        defer { free(resolved) }
+        let attributes = try FileManager.default.attributesOfItem(atPath: String(cString: resolved))
+        guard let device = attributes[.systemNumber] as? Int, let inode = attributes[.systemFileNumber] as? Int,
+              let size = attributes[.size] as? Int else { throw WorldError("no device, inode or size for \(path): \(attributes)") }
+        return FileStatus(device: device, inode: inode, size: size)
     }
 }

@@ -1,3 +1,4 @@
+import AppexCore
 import AppexRegistry
 import AppexTestServer
 import AppexTesting
@@ -61,7 +62,7 @@ import Testing
         let server = try await LoopbackHTTPServer.start(tls: elsewhere)
         let trusted = test.scratch.appendingPathComponent("elsewhere.pem")
         try elsewhere.writeCertificate(to: trusted)
-        let task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/1000"), into: test.scratch))
+        let task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/1000"), into: test.home.groupsDirectory))
         let ended = try await runUntilEnded(task, trustedCertificates: trusted)
         await server.stop()
         #expect(ended.state == .failed && ended.attempts == 1, "\(ended)")

@@ -1,3 +1,4 @@
+import AppexCore
 import AppexRegistry
 import AppexTestServer
 import AppexTesting
@@ -57,6 +58,46 @@ import Testing
         #expect(ended.state == .completed && ended.statusCode == 404 && ended.attempts == 1 && ended.error == nil)
         let events = try registry.transferEvents(appIdentifier: task.appIdentifier, session: task.sessionIdentifier)
         #expect(events.map(\.kind) == [.finishedDownloading, .completed], "a 404's body is downloaded too, as URLSession does")
+    }
+
+    // MARK: Links in the group container
+
+    /// A file of the user's outside the group container, which an extension would like
+    /// appex-transfers, which is not sandboxed, to overwrite.
+    func usersFile() throws -> URL {
+        let outside = test.scratch.appendingPathComponent("user-home")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let file = outside.appendingPathComponent(".bashrc")
+        try Data("the user's own\n".utf8).write(to: file)
+        return file
+    }
+
+    @Test func aLinkPlantedAtTheDownloadsFileIsNotFollowed() async throws {
+        let target = try usersFile()
+        let task = try registry.addTransfer(download("/bytes/1000"))
+        // The extension knows the task's identifier, so where its .partial file will be.
+        let partial = try #require(task.partialFile)
+        try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: partial, withDestinationURL: target)
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .failed && ended.errorCode == .cannotCreateFile && ended.attempts == 1, "\(ended)")
+        #expect(ended.error?.contains("ELOOP") == true, "\(ended.error ?? "")")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "the user's own\n")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: partial.path)) == nil, "the failed task removed the link, not its target")
+    }
+
+    @Test func aLinkPlantedAtAFolderOnTheWayIsNotFollowed() async throws {
+        let target = try usersFile()
+        let task = try registry.addTransfer(download("/bytes/1000"))
+        let folder = try #require(task.destination).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: target.deletingLastPathComponent())
+        let ended = try await runUntilEnded(task)
+        #expect(ended.state == .failed && ended.errorCode == .cannotCreateFile && ended.attempts == 1, "\(ended)")
+        #expect(ended.error?.contains("can't be opened without leaving \(test.home.groupsDirectory.path)") == true, "\(ended.error ?? "")")
+        let left = try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)
+        #expect(left == [".bashrc"], "nothing was written beside the user's file: \(left)")
+        #expect(server.seen("/bytes/1000").isEmpty, "it stopped before asking the server")
     }
 
     // MARK: Uploads
@@ -128,7 +169,7 @@ import Testing
 
     @Test func aHostWithNoAddressFailsWithCannotFindHost() async throws {
         // .invalid never resolves (RFC 6761), so this needs no network.
-        let task = try registry.addTransfer(SampleTransfers.download(URL(string: "http://appex-test.invalid/file")!, into: test.scratch))
+        let task = try registry.addTransfer(SampleTransfers.download(URL(string: "http://appex-test.invalid/file")!, into: test.home.groupsDirectory))
         let ended = try await runUntilEnded(task, policy: TransferPolicy(maximumAttempts: 2, firstRetryDelay: .milliseconds(50)))
         #expect(ended.state == .failed && ended.attempts == 2 && ended.errorCode == .cannotFindHost, "\(ended)")
         #expect(ended.error == "gave up after 2 attempts: appex-test.invalid's address could not be found")
@@ -166,7 +207,7 @@ import Testing
     @Test func cancellingARunningTaskEndsItOnceAndTheEngineGoesOn() async throws {
         server.script("/bytes/200000", [.stall(after: 50_000)])
         let stalled = try registry.addTransfer(download("/bytes/200000"))
-        let engine = TransferEngine(registry: registry, policy: TransferFixture.policy)
+        let engine = TransferEngine(registry: registry, downloadsFolder: test.home.groupsDirectory, policy: TransferFixture.policy)
         let running = Task { await engine.run() }
         defer { running.cancel() }
         #expect(await eventually { ((try? self.registry.transfer(stalled.id))?.bytesReceived ?? 0) > 0 })
@@ -187,7 +228,7 @@ import Testing
     @Test func aStoppedEngineLeavesItsTaskToResumeInTheNext() async throws {
         server.script("/bytes/500000", [.stall(after: 200_000)])
         let task = try registry.addTransfer(download("/bytes/500000"))
-        let first = TransferEngine(registry: registry, policy: TransferFixture.policy)
+        let first = TransferEngine(registry: registry, downloadsFolder: test.home.groupsDirectory, policy: TransferFixture.policy)
         let running = Task { await first.run() }
         #expect(await eventually { ((try? self.registry.transfer(task.id))?.bytesReceived ?? 0) >= 100_000 })
         running.cancel()

@@ -12,7 +12,7 @@ import Testing
 /// its socket, stopping an attempt whose task ended elsewhere, and gone once idle.
 @Suite final class TransferWorkerTests: TransferFixture {
     @Test func itPerformsTheHomesTransfersThenExitsOnceIdle() async throws {
-        let task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/100000"), into: test.scratch))
+        let task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/100000"), into: test.home.groupsDirectory))
         #expect(try await worker(idle: .milliseconds(200)).run() == .finished)
         #expect(try registry.transfer(task.id)?.state == .completed)
         #expect(!FileManager.default.fileExists(atPath: socketPath), "no one can reach a process that has gone")
@@ -31,7 +31,7 @@ import Testing
     @Test func aConnectionToItsSocketMakesItLookAgain() async throws {
         let running = start(worker(idle: .seconds(60)))
         #expect(await eventually { FileManager.default.fileExists(atPath: self.socketPath) })
-        let task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/100000"), into: test.scratch))
+        let task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/100000"), into: test.home.groupsDirectory))
         // Idle, it would not look at the registry again for a minute.
         try UnixSocket.connect(to: socketPath).close()
         let ended = await eventually(seconds: 10) { (try? self.registry.transfer(task.id))??.state == .completed }
@@ -42,7 +42,7 @@ import Testing
 
     @Test func aTaskEndedElsewhereStopsItsAttempt() async throws {
         server.script("/bytes/3000000", [.stall(after: 1_000_000)])
-        let task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/3000000"), into: test.scratch))
+        let task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/3000000"), into: test.home.groupsDirectory))
         let partial = try #require(task.partialFile)
         let running = start(worker(idle: .seconds(60)))
         let far = await eventually(seconds: 30) { ((try? self.registry.transfer(task.id))??.bytesReceived ?? 0) >= 1_000_000 }

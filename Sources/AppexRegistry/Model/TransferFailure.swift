@@ -2,7 +2,7 @@ public import Foundation
 
 /// Why a transfer's attempt, or the task, failed: the `URLError` code `URLSession` would give
 /// the error, and the reason in words, which says more than the code can.
-public struct TransferFailure: Sendable, Hashable {
+public struct TransferFailure: Error, Sendable, Hashable {
     public var code: URLError.Code
     public var reason: String
 

@@ -29,6 +29,12 @@ int appex_accept(int listener);
 /// A descriptor that names the folder `path` without opening it (O_PATH), close-on-exec.
 int appex_open_path(const char *path);
 
+/// Opens `path` relative to the folder `folder`, resolved by the kernel beneath it and
+/// through no symbolic link (openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+/// RESOLVE_NO_MAGICLINKS), close-on-exec. Fails with EXDEV for a path that leaves the folder
+/// and ELOOP for one through a link.
+int appex_open_beneath(int folder, const char *path, int flags, mode_t mode);
+
 /// The peer's process, user and group ids, as the kernel recorded them at connect time.
 int appex_peer_credentials(int socket, pid_t *pid, uid_t *uid, gid_t *gid);
 

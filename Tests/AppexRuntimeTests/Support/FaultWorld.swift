@@ -24,12 +24,15 @@ final class FaultWorld: Sendable {
         var groups: [String] = []
         /// Whether its entitlements let it ask for files the user picks.
         var picksFiles = false
+        /// Whether its entitlements let it connect to the network.
+        var connects = false
 
         /// Its Entitlements.plist, or nil for none.
         var entitlements: [String: PropertyListValue]? {
             var entries: [String: PropertyListValue] = [:]
             if !groups.isEmpty { entries[Entitlements.Key.applicationGroups] = .array(groups.map(PropertyListValue.string)) }
             if picksFiles { entries[Entitlements.Key.userSelectedFilesReadOnly] = .boolean(true) }
+            if connects { entries[Entitlements.Key.networkClient] = .boolean(true) }
             return entries.isEmpty ? nil : entries
         }
     }

@@ -3,12 +3,13 @@ import Foundation
 
 /// Transfer tasks of the Notes sample's session, as its Share extension would make them.
 enum SampleTransfers {
-    /// A download of `url` into `folder`/Transfers.
-    static func download(_ url: URL, into folder: URL, timeout: TimeInterval = 60,
+    /// A download of `url` into the group's container in `groups` (a home's `Groups/`),
+    /// where appexd would put it.
+    static func download(_ url: URL, into groups: URL, timeout: TimeInterval = 60,
                          resourceTimeout: TimeInterval = TransferTask.defaultResourceTimeout) -> TransferTask {
         TransferTask(appIdentifier: "com.example.notes", sessionIdentifier: "com.example.notes.transfers", groupIdentifier: "group.com.example.notes",
                      owner: "com.example.notes.share", kind: .download, request: .init(url: url, timeout: timeout),
-                     destination: folder.appendingPathComponent("Transfers/\(UUID().uuidString)"), resourceTimeout: resourceTimeout)
+                     destination: groups.appendingPathComponent("group.com.example.notes/Library/Caches/Transfers/\(UUID().uuidString)"), resourceTimeout: resourceTimeout)
     }
 
     /// An upload of `file` to `url`, posted.

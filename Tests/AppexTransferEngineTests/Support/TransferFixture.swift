@@ -1,3 +1,4 @@
+import AppexCore
 import AppexRegistry
 import AppexTestServer
 import AppexTesting
@@ -31,7 +32,7 @@ class TransferFixture {
     }
 
     func download(_ path: String, timeout: TimeInterval = 60, resourceTimeout: TimeInterval = TransferTask.defaultResourceTimeout) -> TransferTask {
-        SampleTransfers.download(server.url(path), into: test.scratch, timeout: timeout, resourceTimeout: resourceTimeout)
+        SampleTransfers.download(server.url(path), into: test.home.groupsDirectory, timeout: timeout, resourceTimeout: resourceTimeout)
     }
 
     func upload(_ file: URL, to path: String) -> TransferTask {
@@ -52,7 +53,7 @@ class TransferFixture {
     /// Runs an engine until `task` has ended, and returns it as it ended.
     func runUntilEnded(_ task: TransferTask, policy: TransferPolicy = TransferFixture.policy,
                        trustedCertificates: URL? = nil) async throws -> TransferTask {
-        let engine = TransferEngine(registry: registry, policy: policy, trustedCertificates: trustedCertificates)
+        let engine = TransferEngine(registry: registry, downloadsFolder: test.home.groupsDirectory, policy: policy, trustedCertificates: trustedCertificates)
         let running = Task { await engine.run() }
         let ended = await eventually(seconds: 60) { (try? self.registry.transfer(task.id))?.state.isFinal == true }
         running.cancel()
