@@ -187,6 +187,8 @@ var package = Package(
         .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
         // A process that opens thousands of connections to appexd and never greets, for the hostile-peer tests.
         .executableTarget(name: "AppexConnectionFlood", dependencies: ["AppexSystem", "AppexWire"], path: "Tests/Fixtures/ConnectionFlood"),
+        // A host that makes requests one after another and reports each one's outcome, for the load and chaos tests.
+        .executableTarget(name: "AppexLoadHost", dependencies: ["AppexHost", "AppexItems", "AppexWire"], path: "Tests/Fixtures/LoadHost"),
         .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexApplication", "AppexCore", "AppexGroups", "AppexIPC", "AppexSystem", "AppexToday", "AppexTransfers", "AppexWire", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(

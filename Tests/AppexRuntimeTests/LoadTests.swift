@@ -1,0 +1,103 @@
+import AppexSamples
+import AppexSystem
+import AppexTesting
+import Foundation
+import Glibc
+import Testing
+
+/// Many hosts at once against one real appexd: each request ends once, the way it should,
+/// and appexd holds no more descriptors, threads or processes afterwards than before.
+/// Latencies are printed, not asserted (the machines are shared); docs/reliability.md keeps
+/// the figures.
+@Suite(.serialized, .timeLimit(.minutes(10))) final class LoadTests {
+    let world: FaultWorld
+
+    init() async throws {
+        world = try FaultWorld()
+        try await world.install("echo", "neverAnswers", "crashInRequest")
+        try await world.startDaemon()
+    }
+
+    /// What each host asks, in turn: mostly requests that complete, with one the host cancels
+    /// and one whose extension crashes in every ten.
+    static let plan = Array(repeating: "\(FaultWorld.identifier("echo"))=completed", count: 8)
+        + ["\(FaultWorld.identifier("neverAnswers"))=cancelled", "\(FaultWorld.identifier("crashInRequest"))=interrupted"]
+
+    /// What one AppexLoadHost reports.
+    struct HostReport: Decodable, Sendable {
+        var latenciesMilliseconds: [Double]
+        var ended: [String: Int]
+        var wrong: [String]
+        var wrongCount: Int
+        var lost: Int
+        var doubled: Int
+    }
+
+    /// Runs `hosts` AppexLoadHost processes at once, each making `requests` requests of
+    /// `plan`, and returns their reports.
+    static func run(hosts: Int, requests: Int, plan: [String], world: FaultWorld) async throws -> [HostReport] {
+        let host = CommandRunner(executable: SampleApps.products.appendingPathComponent("AppexLoadHost"), environment: world.test.environment)
+        return try await withThrowingTaskGroup(of: HostReport.self) { group in
+            for _ in 0..<hosts {
+                group.addTask {
+                    let result = try await host.run([String(requests)] + plan)
+                    guard result.status == 0 else { throw WorldError("a host failed (\(result.status)): \(result.standardError)") }
+                    return try JSONDecoder().decode(HostReport.self, from: Data(result.standardOutput.utf8))
+                }
+            }
+            var reports: [HostReport] = []
+            for try await report in group { reports.append(report) }
+            return reports
+        }
+    }
+
+    /// The `fraction` quantile of `values`, which must not be empty.
+    static func quantile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
+    }
+
+    @Test func aHundredHostsMakingAHundredRequestsEachGetEveryOutcomeOnceAndRight() async throws {
+        let (hosts, requests) = (100, 100)
+        let daemon = try #require(world.daemons().first)
+        // A warm-up of the whole plan first: appexd makes some things once, on first use (the
+        // empty network namespace its extensions share, the cgroup folders), and keeps them.
+        let warmUp = try await Self.run(hosts: 1, requests: Self.plan.count, plan: Self.plan, world: world)
+        try #require(warmUp.first?.wrongCount == 0, "\(warmUp)")
+        #expect(await eventually(seconds: 60) { self.world.extensionProcesses().isEmpty })
+        let before = ResourceCounts.held(by: daemon)
+        let residentBefore = ProcessMemory.residentBytes(of: daemon) ?? 0
+
+        let started = ContinuousClock.now
+        let reports = try await Self.run(hosts: hosts, requests: requests, plan: Self.plan, world: world)
+        let elapsed = ContinuousClock.now - started
+        let residentPeak = ProcessMemory.residentBytes(of: daemon) ?? 0
+
+        #expect(reports.count == hosts)
+        let wrong = reports.flatMap(\.wrong)
+        #expect(reports.allSatisfy { $0.wrongCount == 0 }, "every request ended as it should: \(wrong.prefix(10))")
+        #expect(reports.allSatisfy { $0.lost == 0 && $0.doubled == 0 }, "each got exactly one outcome")
+        let ended = reports.reduce(into: [String: Int]()) { total, report in total.merge(report.ended, uniquingKeysWith: +) }
+        let total = hosts * requests
+        #expect(ended == ["completed": total * 8 / 10, "cancelled": total / 10, "interrupted": total / 10], "\(ended)")
+
+        // Once the hosts have gone, appexd ends their sessions' processes and lets go of them.
+        #expect(await eventually(seconds: 60) { self.world.extensionProcesses().isEmpty }, "\(world.extensionProcesses().count) extension processes left")
+        #expect(await eventually(seconds: 30) { ResourceCounts.held(by: daemon).descriptors <= before.descriptors },
+                "descriptors: \(before.descriptors) before, \(ResourceCounts.held(by: daemon).descriptors) after")
+        #expect(await eventually(seconds: 30) { ResourceCounts.held(by: daemon).threads <= before.threads + 2 },
+                "threads: \(before.threads) before, \(ResourceCounts.held(by: daemon).threads) after")
+        let after = ResourceCounts.held(by: daemon)
+        let residentAfter = ProcessMemory.residentBytes(of: daemon) ?? 0
+        // A bound against a leak per request, not a budget: 10,000 requests leaking 6 KiB each would pass it.
+        #expect(residentAfter < residentBefore + 64 << 20, "appexd's memory: \(residentBefore >> 10) KiB before, \(residentAfter >> 10) KiB after")
+
+        let latencies = reports.flatMap(\.latenciesMilliseconds)
+        try #require(!latencies.isEmpty)
+        func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
+        print("load: \(hosts) hosts × \(requests) requests in \(elapsed): \(ended); latency p50 \(ms(Self.quantile(latencies, 0.5))),"
+              + " p99 \(ms(Self.quantile(latencies, 0.99))), max \(ms(latencies.max() ?? 0)); appexd \(residentBefore >> 10) KiB resident before,"
+              + " \(residentPeak >> 10) KiB at the end of the load, \(residentAfter >> 10) KiB after; \(before.descriptors) descriptors and"
+              + " \(before.threads) threads before, \(after.descriptors) and \(after.threads) after; extension processes 0 before, 0 after")
+    }
+}
