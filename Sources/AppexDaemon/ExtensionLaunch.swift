@@ -10,9 +10,9 @@ import Foundation
 /// container, with a small environment and its point's address-space backstop, in the
 /// sandbox its bundle and entitlements call for (``SandboxProfile/forExtension(_:home:processLimit:environment:)``).
 enum ExtensionLaunch {
-    /// The variables an extension inherits from appexd: the language, and the type table
-    /// when one is named.
-    static let inheritedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "APPEX_SYSTEM_TYPES"]
+    /// The variables an extension inherits from appexd: the language, the type table when
+    /// one is named, and a sanitized build's settings (Support/sanitize).
+    static let inheritedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "APPEX_SYSTEM_TYPES", "ASAN_OPTIONS", "TSAN_OPTIONS"]
 
     /// The launch, or why the sandbox can't be applied (a missing layer, with `APPEX_SANDBOX=strict`).
     static func make(_ installed: InstalledExtension, policy: ExtensionPointPolicy, home: AppexHome, sandbox: Sandbox,

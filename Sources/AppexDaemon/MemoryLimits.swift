@@ -1,3 +1,4 @@
+import AppexSystem
 /// The hard limits under the footprint watch, from a point's memory limit.
 ///
 /// The watch ends a process at its point's limit, with a clear reason, within one tick. The
@@ -17,8 +18,10 @@ enum MemoryLimits {
 
     /// The RLIMIT_AS backstop for a point's `limit`: the hard limit plus
     /// ``addressSpaceAllowance``. It is coarse, since address space is not memory; it stops
-    /// an extension from mapping tens of GiB at once where no cgroup holds it.
-    static func addressSpaceLimit(for limit: Int) -> UInt64 {
-        UInt64(hardLimit(for: limit)) + addressSpaceAllowance
+    /// an extension from mapping tens of GiB at once where no cgroup holds it. None in a
+    /// sanitized build (``Sanitizers/areActive``), whose extensions reserve terabytes of
+    /// shadow memory as they start.
+    static func addressSpaceLimit(for limit: Int) -> UInt64? {
+        Sanitizers.areActive ? nil : UInt64(hardLimit(for: limit)) + addressSpaceAllowance
     }
 }

@@ -102,6 +102,15 @@ int appex_open_path(const char *path) {
     return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
+int appex_sanitizers_active(void) {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    return 1;
+#endif
+#endif
+    return 0;
+}
+
 int appex_open_beneath(int folder, const char *path, int flags, mode_t mode) {
     struct open_how how = {
         .flags = (uint64_t)(flags | O_CLOEXEC),

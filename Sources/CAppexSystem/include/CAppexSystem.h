@@ -26,6 +26,10 @@ ssize_t appex_receive_with_fds(int socket, void *bytes, size_t capacity,
 /// Accepts the next connection on `listener`, close-on-exec (accept4).
 int appex_accept(int listener);
 
+/// 1 if this code was built with AddressSanitizer or ThreadSanitizer, else 0. SwiftPM builds
+/// C targets with the same sanitizer as the Swift ones.
+int appex_sanitizers_active(void);
+
 /// A descriptor that names the folder `path` without opening it (O_PATH), close-on-exec.
 int appex_open_path(const char *path);
 

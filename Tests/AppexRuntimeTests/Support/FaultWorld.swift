@@ -72,13 +72,15 @@ final class FaultWorld: Sendable {
 
     // MARK: The daemon
 
+    /// The settings of the tests' appexd: a generous launch deadline for a loaded machine, and
+    /// a short idle grace, so that sessions end soon after their hosts.
+    static let daemonSettings = ["APPEX_LAUNCH_DEADLINE_MS": "20000", "APPEX_IDLE_GRACE_MS": "200"]
+
     /// Starts appexd for this home with `overrides` in its environment, and waits until it
     /// accepts connections. The launch deadline is generous unless overridden, so that a
     /// loaded machine never misses it by accident, and idle extensions end quickly.
     func startDaemon(_ overrides: [String: String] = [:]) async throws {
-        var environment = test.environment
-        environment["APPEX_LAUNCH_DEADLINE_MS"] = "20000"
-        environment["APPEX_IDLE_GRACE_MS"] = "200"
+        var environment = test.environment.merging(Self.daemonSettings) { $1 }
         environment.merge(overrides) { $1 }
         try test.home.prepareRuntimeDirectory()
         let log = try FileDescriptor.open(test.home.daemonLogURL.path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)

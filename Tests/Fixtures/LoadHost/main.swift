@@ -10,8 +10,10 @@ import Synchronization
 // to the extension of the next ENTRY (cycled). An ENTRY is IDENTIFIER=EXPECTATION:
 //   completed    the extension echoes the request's text back;
 //   cancelled    the host cancels the request once begun (the extension never answers);
-//   interrupted  the extension crashes in the request;
-//   any          any one outcome, or a refusal to begin (appexd may be killed meanwhile).
+//   crashed      the extension crashes in the request;
+//   memory       appexd ends the extension for going over its memory limit.
+// EXPECTATION+daemon also accepts the request's interruption because appexd went away, or a
+// refusal to begin while it is away (the chaos test kills it).
 // Each outcome comes through Apple's three blocks, and each request must get exactly one:
 // none within 60 s is lost, a second is doubled. Prints, as JSON, each request's latency
 // (begin to outcome, in ms), how many ended which way, and what went wrong.
@@ -81,7 +83,7 @@ for identifier in Set(plan.map(\.identifier)) {
         outcomes.record(id, Ending(kind: "cancelled", detail: "\(error.domain) \(error.code)"))
     }
     found.requestInterruptionBlock = { [found] id in
-        outcomes.record(id, Ending(kind: "interrupted", detail: found.interruption(forRequestIdentifier: id).map { "\($0)" } ?? "no reason"))
+        outcomes.record(id, Ending(kind: "interrupted", detail: found.interruption(forRequestIdentifier: id).map { "\($0.reason)" } ?? "no reason"))
     }
     extensions[identifier] = found
 }
@@ -92,7 +94,9 @@ var wrong: [String] = []
 var lost = 0
 var requests: [UUID] = []
 for index in 0..<count {
-    let (identifier, expectation) = plan[index % plan.count]
+    let (identifier, entry) = plan[index % plan.count]
+    let expectation = entry.replacingOccurrences(of: "+daemon", with: "")
+    let daemonMayGo = entry.hasSuffix("+daemon")
     let text = "request \(index) of \(ProcessInfo.processInfo.processIdentifier)"
     let item = NSExtensionItem()
     item.attributedContentText = NSAttributedString(string: text)
@@ -102,7 +106,7 @@ for index in 0..<count {
         request = try await begin(extensions[identifier]!, [item])
     } catch {
         ended["refused", default: 0] += 1
-        if expectation != "any" { wrong.append("\(index): \(identifier) refused to begin: \(error)") }
+        if !daemonMayGo { wrong.append("\(index): \(identifier) refused to begin: \(error)") }
         continue
     }
     requests.append(request)
@@ -114,13 +118,16 @@ for index in 0..<count {
     }
     let elapsed = ContinuousClock.now - started
     latencies.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-    ended[ending.kind, default: 0] += 1
-    let right = switch expectation {
+    let expected = switch expectation {
     case "completed": ending.kind == "completed" && ending.detail == text
     case "cancelled": ending.kind == "cancelled" && ending.detail == "\(NSCocoaErrorDomain) \(NSUserCancelledError)"
-    case "interrupted": ending.kind == "interrupted" && ending.detail.contains("crashed")
-    default: true
+    case "crashed": ending.kind == "interrupted" && ending.detail.hasPrefix("crashed")
+    case "memory": ending.kind == "interrupted" && ending.detail == "\(ExtensionInterruption.Reason.memoryLimitExceeded(limitBytes: 0, measuredBytes: 0))"
+    default: false
     }
+    let daemonWent = daemonMayGo && ending.kind == "interrupted" && ending.detail == "\(ExtensionInterruption.Reason.daemonGone)"
+    let right = expected || daemonWent
+    ended[daemonWent ? "daemonGone" : ending.kind, default: 0] += 1
     if !right { wrong.append("\(index): \(identifier) expected \(expectation), ended \(ending.kind): \(ending.detail)") }
 }
 // A late second outcome of the last requests would come now.
