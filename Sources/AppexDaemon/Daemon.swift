@@ -29,6 +29,7 @@ public struct Daemon: Sendable {
     /// daemon serves the home.
     public func run() async throws {
         let home = configuration.home
+        OpenFileLimit.raiseToHardLimit()
         try home.prepareRuntimeDirectory()
         guard let lock = try ProcessLock.acquire(at: home.daemonLockURL.path) else {
             throw DaemonError.alreadyRunning(socket: home.daemonSocketURL.path)

@@ -409,14 +409,19 @@ int appex_empty_network_make(int *userFD, int *networkFD) {
 int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep) {
     *failedStep = APPEX_SPAWN_STEP_NO_NEW_PRIVILEGES;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) return -1;
+    if (sandbox->landlockABI > 0) {
+        *failedStep = APPEX_SPAWN_STEP_LANDLOCK;
+        if (appex_apply_landlock(sandbox) < 0) return -1;
+    }
+    *failedStep = APPEX_SPAWN_STEP_EXEC;
+    return 0;
+}
+
+int appex_sandbox_apply_limits(const appex_sandbox *sandbox, int *failedStep) {
     *failedStep = APPEX_SPAWN_STEP_RESOURCE_LIMIT;
     for (int index = 0; index < sandbox->limitCount; index++) {
         struct rlimit limit = { (rlim_t)sandbox->limitValues[index], (rlim_t)sandbox->limitValues[index] };
         if (setrlimit(sandbox->limitResources[index], &limit) < 0) return -1;
-    }
-    if (sandbox->landlockABI > 0) {
-        *failedStep = APPEX_SPAWN_STEP_LANDLOCK;
-        if (appex_apply_landlock(sandbox) < 0) return -1;
     }
     *failedStep = APPEX_SPAWN_STEP_EXEC;
     return 0;

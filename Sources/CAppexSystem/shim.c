@@ -256,6 +256,7 @@ static void appex_child(const char *path, char *const argv[], char *const envp[]
     syscall(SYS_close_range, (unsigned)errorPipe + 1, ~0U, 0);
 
     if (options->directory && chdir(options->directory) < 0) goto fail;
+    if (options->sandbox && appex_sandbox_apply_limits(options->sandbox, &step) < 0) goto fail;
     if (options->sandbox && options->sandbox->seccompBaseline && appex_sandbox_apply_seccomp(&step) < 0) goto fail;
     execve(path, argv, envp);
 fail:

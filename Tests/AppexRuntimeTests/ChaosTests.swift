@@ -41,29 +41,27 @@ final class ChaosTests {
     @Test func killsCrashesAndHangsLoseNoOutcomeAndDoubleNone() async throws {
         let hosts = 20
         let requests = 300
-        let target: FaultWorld = world
-        let plan = Self.plan
-        async let load = LoadHosts.run(hosts: hosts, requests: requests, plan: plan, world: target)
+        let load = try LoadHosts.start(hosts: hosts, requests: requests, plan: Self.plan, world: world)
 
         // The chaos, each step while the hosts are still at work.
-        var stillLoaded: [String: Int] = [:]
+        var atWork: [String: Int] = [:]
         try await Task.sleep(for: .seconds(3))
-        stillLoaded["first kill of appexd"] = LoadHosts.processes(of: world).count
+        atWork["first kill of appexd"] = load.atWork.count
         #expect(try await killDaemon(), "a host started appexd again: \(world.daemonLog.suffix(2000))")
         try await Task.sleep(for: .seconds(2))
-        let victims = Array(LoadHosts.processes(of: world).prefix(3))
-        stillLoaded["hosts killed"] = victims.count
-        for pid in victims { kill(pid, SIGKILL) }
+        let victims = Array(load.atWork.prefix(3))
+        atWork["hosts killed"] = victims.count
+        for victim in victims { victim.send(signal: SIGKILL) }
         try await Task.sleep(for: .seconds(2))
-        stillLoaded["second kill of appexd"] = LoadHosts.processes(of: world).count
+        atWork["second kill of appexd"] = load.atWork.count
         #expect(try await killDaemon(), "a host started appexd again: \(world.daemonLog.suffix(2000))")
 
-        let runs = try await load
-        #expect(stillLoaded.values.allSatisfy { $0 > 0 }, "every step came while hosts were at work: \(stillLoaded)")
-        let killed = runs.filter { $0.status == 128 + SIGKILL || $0.status == -SIGKILL || $0.status == SIGKILL }
+        let runs = await load.finish()
+        #expect(victims.count == 3 && atWork.values.allSatisfy { $0 >= 3 }, "every step came while hosts were at work: \(atWork)")
+        let killed = runs.filter { $0.status == AppexSystem.ExitStatus.signaled(SIGKILL, coreDumped: false) }
         let reports = runs.compactMap(\.report)
         #expect(killed.count == victims.count && reports.count == hosts - victims.count,
-                "only the killed hosts have no report: \(runs.filter { $0.report == nil }.map { "\($0.status): \($0.standardError.suffix(500))" })")
+                "only the killed hosts have no report: \(runs.filter { $0.report == nil }.map { "\(String(describing: $0.status)): \($0.standardError.suffix(500))" })")
         let wrong = reports.flatMap(\.wrong)
         #expect(reports.allSatisfy { $0.wrongCount == 0 }, "each request ended as it should: \(wrong.prefix(10))")
         #expect(reports.allSatisfy { $0.lost == 0 && $0.doubled == 0 }, "each got exactly one outcome")
@@ -76,6 +74,6 @@ final class ChaosTests {
         #expect(world.daemons().count == 1, "one appexd: \(world.daemons())")
         let served = try await world.appex.run(["ps"])
         #expect(served.status == 0, "\(served.standardError)")
-        print("chaos: \(hosts) hosts × \(requests) requests, appexd killed twice and \(victims.count) hosts killed (hosts at work at each step: \(stillLoaded)): \(ended)")
+        print("chaos: \(hosts) hosts × \(requests) requests, appexd killed twice and \(victims.count) hosts killed (hosts at work at each step: \(atWork)): \(ended)")
     }
 }

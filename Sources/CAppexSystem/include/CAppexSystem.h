@@ -172,12 +172,18 @@ int appex_empty_network_make(int *userFD, int *networkFD);
 /// writes its id maps and mounts its /proc. For the spawned child.
 int appex_sandbox_enter_namespaces(const appex_sandbox *sandbox, int *failedStep);
 
-/// Applies no_new_privs, the limits and Landlock to the calling process. For the spawned
+/// Applies no_new_privs and Landlock to the calling process. For the spawned
 /// child; `*failedStep` names the step that failed.
 int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep);
 
 /// Installs the seccomp baseline in the calling process.
 int appex_sandbox_apply_seccomp(int *failedStep);
+
+/// In the child, once it holds only the descriptors it keeps: sets the sandbox's resource
+/// limits. The open-file limit must wait until then, since the parent (appexd, with hundreds
+/// of extensions) may hold descriptors numbered past it, and any descriptor the child opened
+/// before would then fail with EMFILE.
+int appex_sandbox_apply_limits(const appex_sandbox *sandbox, int *failedStep);
 
 /// What a child is given between fork and exec.
 typedef struct {

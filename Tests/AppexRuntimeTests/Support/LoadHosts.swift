@@ -1,7 +1,8 @@
-import AppexCore
 import AppexSamples
+import AppexSystem
 import AppexTesting
 import Foundation
+import Glibc
 import Testing
 
 /// Host processes (the AppexLoadHost fixture) making requests at once against a world's
@@ -24,44 +25,67 @@ enum LoadHosts {
 
     /// How one host ended: its exit status, and its report if it finished.
     struct Run: Sendable {
-        var status: Int32
+        var status: AppexSystem.ExitStatus?
         var report: Report?
         var standardError: String
     }
 
-    /// Runs `hosts` hosts at once, each making `requests` requests of `plan` (entries of
-    /// IDENTIFIER=EXPECTATION, Tests/Fixtures/LoadHost/main.swift), and returns how each ended.
-    /// An appexd a host starts on demand gets the same settings as the world's.
-    static func run(hosts: Int, requests: Int, plan: [String], world: FaultWorld) async throws -> [Run] {
-        let host = CommandRunner(executable: SampleApps.products.appendingPathComponent("AppexLoadHost"),
-                                 environment: world.test.environment.merging(FaultWorld.daemonSettings) { $1 })
-        return try await withThrowingTaskGroup(of: Run.self) { group in
-            for _ in 0..<hosts {
-                group.addTask {
-                    let result = try await host.run([String(requests)] + plan)
-                    let report = result.status == 0 ? try? JSONDecoder().decode(Report.self, from: Data(result.standardOutput.utf8)) : nil
-                    return Run(status: result.status, report: report, standardError: result.standardError)
-                }
+    /// Hosts started together, each a process of its own. They are spawned directly, not
+    /// through CommandRunner, whose blocking work takes turns (two at a time on two cores).
+    struct Running: Sendable {
+        let processes: [ProcessDescriptor]
+        let outputs: [(standardOutput: URL, standardError: URL)]
+
+        /// The hosts still at work.
+        var atWork: [ProcessDescriptor] { processes.filter { !$0.hasExited } }
+
+        /// Waits for every host to exit, and returns how each ended.
+        func finish() async -> [Run] {
+            while !atWork.isEmpty { try? await Task.sleep(for: .milliseconds(50)) }
+            return zip(processes, outputs).map { process, output in
+                let status = process.reap()
+                let report = status == .exited(0)
+                    ? (try? Data(contentsOf: output.standardOutput)).flatMap { try? JSONDecoder().decode(Report.self, from: $0) } : nil
+                return Run(status: status, report: report,
+                           standardError: (try? String(contentsOf: output.standardError, encoding: .utf8)) ?? "")
             }
-            var runs: [Run] = []
-            for try await run in group { runs.append(run) }
-            return runs
         }
+    }
+
+    /// Starts `hosts` hosts at once, each to make `requests` requests of `plan` (entries of
+    /// IDENTIFIER=EXPECTATION, Tests/Fixtures/LoadHost/main.swift). An appexd a host starts
+    /// on demand gets the same settings as the world's.
+    static func start(hosts: Int, requests: Int, plan: [String], world: FaultWorld) throws -> Running {
+        let folder = world.test.scratch.appendingPathComponent("load-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let environment = world.test.environment.merging(FaultWorld.daemonSettings) { $1 }
+        var processes: [ProcessDescriptor] = []
+        var outputs: [(URL, URL)] = []
+        for index in 0..<hosts {
+            let output = (folder.appendingPathComponent("\(index).out"), folder.appendingPathComponent("\(index).err"))
+            let standardOutput = try FileDescriptor.open(output.0.path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            let standardError = try FileDescriptor.open(output.1.path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            defer {
+                standardOutput.close()
+                standardError.close()
+            }
+            let launch = ProcessLaunch(executable: SampleApps.products.appendingPathComponent("AppexLoadHost").path,
+                                       arguments: [String(requests)] + plan, environment: environment,
+                                       descriptors: [(standardOutput, 1), (standardError, 2)])
+            processes.append(try launch.spawn())
+            outputs.append(output)
+        }
+        return Running(processes: processes, outputs: outputs)
+    }
+
+    /// Runs `hosts` hosts at once to the end, and returns how each ended.
+    static func run(hosts: Int, requests: Int, plan: [String], world: FaultWorld) async throws -> [Run] {
+        try await start(hosts: hosts, requests: requests, plan: plan, world: world).finish()
     }
 
     /// The `fraction` quantile of `values`, which must not be empty.
     static func quantile(_ values: [Double], _ fraction: Double) -> Double {
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
-    }
-
-    /// The live host processes of `world`'s home.
-    static func processes(of world: FaultWorld) -> [Int32] {
-        let home = "APPEX_HOME=\(world.test.home.dataDirectory.path)"
-        return FaultWorld.processes().filter { pid in
-            guard FaultWorld.executable(of: pid)?.hasSuffix("/AppexLoadHost") == true,
-                  let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
-            return environment.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == home }
-        }
     }
 }
