@@ -42,6 +42,8 @@ final class ChaosTests {
         let hosts = 20
         let requests = 300
         let load = try LoadHosts.start(hosts: hosts, requests: requests, plan: Self.plan, world: world)
+        // A step that throws leaves no host behind.
+        defer { load.atWork.forEach { $0.send(signal: SIGKILL) } }
 
         // The chaos, each step while the hosts are still at work.
         var atWork: [String: Int] = [:]
