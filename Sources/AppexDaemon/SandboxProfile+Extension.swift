@@ -28,8 +28,10 @@ extension SandboxProfile {
             mayConnect: installed.entitlements.networkClient,
             processes: UInt64(processLimit))
         let granted = profile.executable + profile.readOnly + profile.readWrite
+        // A folder that holds a granted path stays (even "/", should XDG_RUNTIME_DIR say so).
         profile.hidden = socketFolders(home: home, environment: environment).filter { folder in
-            !granted.contains { $0 == folder || $0.hasPrefix(folder + "/") }
+            let inside = folder.hasSuffix("/") ? folder : folder + "/"
+            return !granted.contains { $0 == folder || $0.hasPrefix(inside) }
         }
         return profile
     }
