@@ -189,6 +189,10 @@ var package = Package(
         .executableTarget(name: "AppexConnectionFlood", dependencies: ["AppexSystem", "AppexWire"], path: "Tests/Fixtures/ConnectionFlood"),
         // A host that makes requests one after another and reports each one's outcome, for the load and chaos tests.
         .executableTarget(name: "AppexLoadHost", dependencies: ["AppexHost", "AppexItems", "AppexWire"], path: "Tests/Fixtures/LoadHost"),
+        // The step gate: runs a program so that each change it makes to the file system waits for the
+        // crash-consistency tests, which SIGKILL it there, one step after another.
+        .target(name: "CAppexStepGate", path: "Tests/Fixtures/StepGate"),
+        .executableTarget(name: "AppexStepGate", dependencies: ["CAppexStepGate"], path: "Tests/Fixtures/StepGateWrapper"),
         .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexApplication", "AppexCore", "AppexGroups", "AppexIPC", "AppexSystem", "AppexToday", "AppexTransfers", "AppexWire", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
@@ -196,6 +200,11 @@ var package = Package(
             dependencies: ["AppexKit", "AppexShare", "AppexToday", "AppexTransfers"],
             path: "Tests/Fixtures/FaultExtension",
             linkerSettings: staticSwiftLinkerSettings
+        ),
+        .testTarget(
+            name: "AppexCrashConsistencyTests",
+            dependencies: ["AppexCore", "AppexGroups", "AppexRegistry", "AppexSamples", "AppexSystem", "AppexTestServer", "AppexTesting", "CAppexStepGate",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "AppexRuntimeTests",
@@ -215,6 +224,6 @@ var package = Package(
     }
 )
 
-for target in package.targets where target.type != .plugin && target.name != "CAppexSystem" {
+for target in package.targets where target.type != .plugin && !["CAppexSystem", "CAppexStepGate", "AppexStepGate"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }
