@@ -108,13 +108,8 @@ import Testing
 
     /// The task's row and the delivered file, read without changing anything.
     private func read() throws -> TransferState {
-        try SQLiteLocks.refuseWhileIndexIsBuilt(test.home.registryURL)
-        var configuration = Configuration()
-        configuration.readonly = true
-        let database = try DatabaseQueue(path: test.home.registryURL.path, configuration: configuration)
-        defer { try? database.close() }
         let id = task.id.uuidString
-        let (row, events) = try database.read { db in
+        let (row, events) = try QuietReader.read(test.home.registryURL) { db in
             (try Row.fetchOne(db, sql: "SELECT state, bytesReceived FROM transferTask WHERE id = ?", arguments: [id]),
              try String.fetchAll(db, sql: "SELECT kind FROM transferEvent WHERE taskID = ? ORDER BY sequence", arguments: [id]))
         }

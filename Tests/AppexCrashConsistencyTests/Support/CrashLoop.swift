@@ -20,7 +20,7 @@ struct CrashLoop<State: Hashable> {
         var atEnd = 0
         /// The different states the kills left.
         var statesLeft: Set<State> = []
-        /// The kills at which the state could not be read (and so was taken as the one before the run).
+        /// The kills at which no reader could read the database (QuietReader.Unobservable).
         var unobserved = 0
         /// What was wrong, each with the step it was killed before.
         var failures: [String] = []
@@ -59,12 +59,10 @@ struct CrashLoop<State: Hashable> {
         for step in 1...max(whole.steps, 1) {
             try reset()
             var observed: State?
+            var unobservable = false
             let outcome = try program.run(killedBefore: step) { reached in
                 guard reached == step else { return }
-                // A reader can't see an SQLite database while its writer opens it (rebuilding the
-                // WAL index) or closes it (checkpointing): then the state at the kill is the one
-                // before the run, or the one it ends with.
-                do { observed = try observe() } catch { report.unobserved += 1 }
+                do { observed = try observe() } catch is QuietReader.Unobservable { unobservable = true }
             }
             // A run may make fewer steps than another (a retry, a timer): then nothing was killed.
             guard outcome.wasKilled else { continue }
@@ -79,19 +77,21 @@ struct CrashLoop<State: Hashable> {
             report.statesLeft.insert(recovered)
             if recovered == start { report.atStart += 1 }
             if recovered == end { report.atEnd += 1 }
-            guard let atKill = observed else {
-                if recovered != start && recovered != end {
-                    report.failures.append("step \(step): killed while the database was being opened or closed, recovered as \(recovered)")
+            if let atKill = observed {
+                if recovered == atKill {
+                    report.asAtKill += 1
+                } else if isNext(recovered, atKill, end) {
+                    report.advanced += 1
+                } else {
+                    report.failures.append("step \(step): killed at \(atKill), recovered as \(recovered)")
                 }
-                continue
-            }
-            if recovered == atKill {
-                report.asAtKill += 1
-            } else if isNext(recovered, atKill, end) {
-                report.advanced += 1
-            } else {
-                report.failures.append("step \(step): killed at \(atKill), recovered as \(recovered)")
-                continue
+            } else if unobservable {
+                // No reader could look while SQLite built its WAL index (opening) or checkpointed
+                // (closing): what was committed then is the state before the run, or at its end.
+                report.unobserved += 1
+                if recovered != start && recovered != end {
+                    report.failures.append("step \(step): killed while the database was opened or closed, recovered as \(recovered)")
+                }
             }
             try rerun(recovered)
             let ended = try recover()

@@ -22,12 +22,7 @@ struct RegistrySnapshot: Hashable, CustomStringConvertible {
 
     /// Reads the registry of `home` as it is on disk now.
     static func read(_ home: AppexHome) throws -> RegistrySnapshot {
-        try SQLiteLocks.refuseWhileIndexIsBuilt(home.registryURL)
-        var configuration = Configuration()
-        configuration.readonly = true
-        let database = try DatabaseQueue(path: home.registryURL.path, configuration: configuration)
-        defer { try? database.close() }
-        return try database.read { db in
+        try QuietReader.read(home.registryURL) { db in
             var snapshot = RegistrySnapshot()
             for row in try Row.fetchAll(db, sql: "SELECT bundleIdentifier, version, path FROM app ORDER BY bundleIdentifier") {
                 let path: String = row["path"]
@@ -54,8 +49,7 @@ struct RegistrySnapshot: Hashable, CustomStringConvertible {
     /// Opens the registry as the next process would (which recovers the database and finishes
     /// the removals a committed change left), and checks SQLite's integrity and foreign keys.
     static func recover(_ home: AppexHome) throws -> RegistrySnapshot {
-        let registry = try Registry(home: home)
-        _ = try registry.apps()
+        _ = try Registry(home: home)
         try StoreIntegrity.check(home.registryURL)
         return try read(home)
     }

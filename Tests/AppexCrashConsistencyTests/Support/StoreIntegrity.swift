@@ -6,11 +6,7 @@ import GRDB
 enum StoreIntegrity {
     /// Throws ``Damaged`` if either check finds anything wrong with the database at `url`.
     static func check(_ url: URL) throws {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let database = try DatabaseQueue(path: url.path, configuration: configuration)
-        defer { try? database.close() }
-        let (integrity, foreignKeys) = try database.read { db in
+        let (integrity, foreignKeys) = try QuietReader.read(url) { db in
             (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count)
         }
         guard integrity == ["ok"], foreignKeys == 0 else { throw Damaged(store: url.path, integrity: integrity, foreignKeyViolations: foreignKeys) }
