@@ -32,14 +32,20 @@ import Testing
     }
 
     @Test func aDownloadKilledAtAnyStepKeepsItsTaskAndFileConsistent() async throws {
+        weak var opened: Registry?
         do {
             let registry = try Registry(home: test.home)
+            opened = registry
             try await AssembledSamples.install(into: registry, only: ["Notes.app"])
             task = try registry.addTransfer(TransferTask(
                 appIdentifier: "com.example.notes", sessionIdentifier: "com.example.notes.transfers", groupIdentifier: "group.com.example.notes",
                 owner: "com.example.notes.share", kind: .download, request: .init(url: server.url("/bytes/\(Self.size)")),
                 destination: test.home.groupsDirectory.appendingPathComponent("group.com.example.notes/Library/Caches/Transfers/\(UUID().uuidString)")))
         }
+        // The thread that installed may let the registry go a moment later: its database is
+        // closed (its WAL folded in and removed) before it is copied.
+        for _ in 0..<500 where opened != nil { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(opened == nil, "the registry was closed")
         try FileManager.default.copyItem(at: test.home.dataDirectory, to: template)
         let report = try await onThread { try self.loop().run() }
         print("transfer: \(report.steps) steps, \(report.kills) kills; as at the kill \(report.asAtKill), one change more \(report.advanced); "

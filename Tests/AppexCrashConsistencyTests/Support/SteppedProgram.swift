@@ -48,9 +48,14 @@ struct SteppedProgram: Sendable {
         }
         var steps = 0
         var wasKilled = false
+        var reaped = false
         defer {
-            if !process.hasExited { process.kill() }
-            _ = process.waitForExit(timeoutMilliseconds: 10_000)
+            // Thrown out of the loop: the program goes, and leaves no zombie.
+            if !reaped {
+                process.kill()
+                _ = process.waitForExit(timeoutMilliseconds: 10_000)
+                _ = process.reap()
+            }
         }
         let listener = try receiveListener(ours)
         defer { listener.close() }
@@ -80,6 +85,7 @@ struct SteppedProgram: Sendable {
         }
         _ = process.waitForExit(timeoutMilliseconds: 10_000)
         let status = process.reap()
+        reaped = true
         return Outcome(steps: steps, wasKilled: wasKilled, status: status,
                        output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
