@@ -9,7 +9,7 @@ import Testing
 /// adding 1 to a number, change after change), killed before each change it makes to the
 /// file system: the suite's file is always a whole property list, holding the number as it
 /// was at the kill or one more, and the values beside it untouched.
-@Suite(.serialized) final class DefaultsCrashTests {
+@Suite(.serialized, .enabled(if: CrashTests.areWanted, CrashTests.whyApart)) final class DefaultsCrashTests {
     static let suite = "group.com.example.crash"
     static let changes = 60
 

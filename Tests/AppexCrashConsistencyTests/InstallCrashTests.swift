@@ -10,7 +10,7 @@ import Testing
 /// system: the registry passes SQLite's integrity check and says the app is installed as it
 /// was before, or as the command would have left it, with every file of its bundle; the next
 /// command finishes what was left, and leaves nothing behind.
-@Suite(.serialized) final class InstallCrashTests {
+@Suite(.serialized, .enabled(if: CrashTests.areWanted, CrashTests.whyApart)) final class InstallCrashTests {
     static let groups: [String: PropertyListValue] = ["com.apple.security.application-groups": .array(["group.com.example.crash"])]
 
     let test: TestHome

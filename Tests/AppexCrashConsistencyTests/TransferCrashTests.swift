@@ -12,7 +12,7 @@ import Testing
 /// each change it makes to the file system: its task's state in the registry, and the file
 /// it delivers, are as they were at the kill or advanced by the one change in flight. Run
 /// again, it finishes the task once, with the whole file and one event.
-@Suite(.serialized) final class TransferCrashTests: @unchecked Sendable {
+@Suite(.serialized, .enabled(if: CrashTests.areWanted, CrashTests.whyApart)) final class TransferCrashTests: @unchecked Sendable {
     static let size = 200_000
 
     let test: TestHome
