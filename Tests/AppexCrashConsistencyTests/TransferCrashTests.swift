@@ -37,10 +37,7 @@ import Testing
             let registry = try Registry(home: test.home)
             opened = registry
             try await AssembledSamples.install(into: registry, only: ["Notes.app"])
-            task = try registry.addTransfer(TransferTask(
-                appIdentifier: "com.example.notes", sessionIdentifier: "com.example.notes.transfers", groupIdentifier: "group.com.example.notes",
-                owner: "com.example.notes.share", kind: .download, request: .init(url: server.url("/bytes/\(Self.size)")),
-                destination: test.home.groupsDirectory.appendingPathComponent("group.com.example.notes/Library/Caches/Transfers/\(UUID().uuidString)")))
+            task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/\(Self.size)"), into: test.home.groupsDirectory))
         }
         // The thread that installed may let the registry go a moment later: its database is
         // closed (its WAL folded in and removed) before it is copied.
