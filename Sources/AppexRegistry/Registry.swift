@@ -25,11 +25,7 @@ public final class Registry: Sendable {
             try FileManager.default.createDirectory(
                 at: home.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
             )
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(60)
-            configuration.label = "appex.registry"
-            database = try DatabasePool(path: home.registryURL.path, configuration: configuration)
-            try RegistryMigrations.migrator.migrate(database)
+            database = try RegistryDatabase.open(home.registryURL, migrator: RegistryMigrations.migrator)
         } catch {
             throw .storage("can't open the registry at \(home.registryURL.path)", error)
         }

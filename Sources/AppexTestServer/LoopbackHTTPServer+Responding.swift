@@ -69,7 +69,7 @@ extension LoopbackHTTPServer {
                     sent += count
                 }
                 if let limit, sent >= limit {
-                    try await self.misbehave(behaviour, context: context)
+                    try await self.misbehave(behaviour, at: request.uri.path, context: context)
                 }
             }
             try await writer.finish(nil)
@@ -103,7 +103,7 @@ extension LoopbackHTTPServer {
             let total = count
             state.withLock { $0.uploads[path]![index].bytes = total }
             if let limit, count >= limit {
-                try await misbehave(behaviour, context: context)
+                try await misbehave(behaviour, at: path, context: context)
             }
         }
         let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
@@ -119,12 +119,13 @@ extension LoopbackHTTPServer {
         }
     }
 
-    /// Drops the connection, or stalls until the server stops and then drops it.
-    private func misbehave(_ behaviour: Behaviour, context: ServerContext) async throws {
+    /// Drops the connection, or stalls until `path` is released or the server stops, and
+    /// then drops it.
+    private func misbehave(_ behaviour: Behaviour, at path: String, context: ServerContext) async throws {
         if case .stall = behaviour {
             let clock = ContinuousClock()
             let giveUp = clock.now + .seconds(300)
-            while !isStopping, clock.now < giveUp {
+            while !isStopping, clock.now < giveUp, !state.withLock({ $0.released.contains(path) }) {
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }

@@ -32,7 +32,7 @@ public final class LoopbackHTTPServer: Sendable {
         /// Send or take `after` bytes of the body, then close the connection.
         case drop(after: Int)
         /// Send or take `after` bytes of the body, then neither send nor read another until
-        /// the server stops.
+        /// ``release(_:)`` is called for the path or the server stops, and close the connection.
         case stall(after: Int)
         /// Answer a range request with the whole file, as a server that can't resume does.
         case ignoreRange
@@ -141,7 +141,8 @@ public final class LoopbackHTTPServer: Sendable {
         state.withLock { $0.scripts[path] = behaviours }
     }
 
-    /// Lets the uploads to `path` that a ``Behaviour/hold(after:)`` holds go on.
+    /// Lets the uploads to `path` that a ``Behaviour/hold(after:)`` holds go on, and ends the
+    /// connections to `path` that a ``Behaviour/stall(after:)`` stalls.
     public func release(_ path: String) {
         state.withLock { _ = $0.released.insert(path) }
     }

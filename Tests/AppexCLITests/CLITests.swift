@@ -102,6 +102,20 @@ import Testing
         #expect(try await appex.run(["no-such-command"]).status == 2)
     }
 
+    @Test func processesThatCreateTheRegistryAtTheSameMomentAllOpenIt() async throws {
+        // Each switches the new database to WAL, and SQLite fails all but one at once,
+        // whatever the busy timeout, unless they try again.
+        for _ in 0..<4 {
+            let home = try TestHome()
+            let appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: home.environment)
+            let runs = try await withThrowingTaskGroup(of: CommandRunner.Result.self) { group in
+                for _ in 0..<6 { group.addTask { try await appex.run(["list"]) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.standardError).filter { !$0.isEmpty })")
+        }
+    }
+
     @Test func installListInfoEnableDisableQueryUninstall() async throws {
         for app in try await samples() {
             #expect(try await appex.run(["install", app]).status == 0)

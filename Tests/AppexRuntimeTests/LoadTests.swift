@@ -53,7 +53,7 @@ final class LoadTests {
         // Known, not yet explained: about one echo in 10,000 ends as a protocol error under
         // this load (seen once in CI). Any other wrong ending fails the test.
         let wrong = reports.flatMap(\.wrong)
-        let protocolErrors = wrong.filter { $0.hasSuffix("expected completed, ended interrupted: protocol error") }
+        let protocolErrors = wrong.filter { $0.contains("expected completed, ended interrupted: protocol error (") }
         #expect(wrong.count == protocolErrors.count && reports.allSatisfy { $0.wrongCount <= $0.wrong.count },
                 "every request ended as it should: \(wrong.prefix(10))")
         withKnownIssue("an echo under load rarely ends as a protocol error", isIntermittent: true) {

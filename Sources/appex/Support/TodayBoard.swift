@@ -175,7 +175,19 @@ final class TodayBoard: Sendable {
     /// Asks the running widget `identifier` for an update, and applies the snapshot rules.
     func update(_ identifier: String) async {
         guard let session = tile(identifier)?.session, !session.hasEnded else {
-            return change(identifier) { $0.isBusy = false }
+            var failed = false
+            change(identifier) { tile in
+                tile.isBusy = false
+                // Ended before it was asked (for what it sent as it loaded, say, perhaps before
+                // its session was kept here): its first update failed, for that reason.
+                guard tile.lastUpdate == nil, let failure = tile.session?.failure else { return }
+                tile.lastUpdate = .failed
+                tile.status = "update failed: \(failure)"
+                if case .snapshot(let taken, _) = tile.source { tile.source = .snapshot(taken: taken, stale: true) }
+                failed = true
+            }
+            if failed { try? registry.markWidgetSnapshotStale(identifier) }
+            return
         }
         change(identifier) {
             $0.status = "updating…"

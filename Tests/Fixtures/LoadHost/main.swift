@@ -28,10 +28,11 @@ let plan = arguments.dropFirst(2).map { entry -> (identifier: String, expectatio
     return (parts[0], parts.count == 2 ? parts[1] : "completed")
 }
 
-/// How a request ended, in a word and with its detail.
+/// How a request ended, in a word and with its detail, and what an interruption's message said.
 struct Ending: Sendable {
     var kind: String
     var detail: String
+    var message = ""
 }
 
 /// Every outcome each request was given, and a wait for the first.
@@ -83,7 +84,8 @@ for identifier in Set(plan.map(\.identifier)) {
         outcomes.record(id, Ending(kind: "cancelled", detail: "\(error.domain) \(error.code)"))
     }
     found.requestInterruptionBlock = { [found] id in
-        outcomes.record(id, Ending(kind: "interrupted", detail: found.interruption(forRequestIdentifier: id).map { "\($0.reason)" } ?? "no reason"))
+        let interruption = found.interruption(forRequestIdentifier: id)
+        outcomes.record(id, Ending(kind: "interrupted", detail: interruption.map { "\($0.reason)" } ?? "no reason", message: interruption?.message ?? ""))
     }
     extensions[identifier] = found
 }
@@ -128,7 +130,7 @@ for index in 0..<count {
     let daemonWent = daemonMayGo && ending.kind == "interrupted" && ending.detail == "\(ExtensionInterruption.Reason.daemonGone)"
     let right = expected || daemonWent
     ended[daemonWent ? "daemonGone" : ending.kind, default: 0] += 1
-    if !right { wrong.append("\(index): \(identifier) expected \(expectation), ended \(ending.kind): \(ending.detail)") }
+    if !right { wrong.append("\(index): \(identifier) expected \(expectation), ended \(ending.kind): \(ending.detail) (\(ending.message))") }
 }
 // A late second outcome of the last requests would come now.
 try await Task.sleep(for: .milliseconds(500))
