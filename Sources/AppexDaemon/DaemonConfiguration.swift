@@ -7,6 +7,11 @@ public struct DaemonConfiguration: Sendable {
     public var home: AppexHome
     /// How long an extension has between being told to end and being killed.
     public var terminationGrace: Duration
+    /// How long a host asked to close an idle session (`SessionIdle`) has before appexd ends
+    /// the process anyway. Long, since a request the host sent on the session meanwhile may
+    /// wait unread in appexd's socket on a loaded machine, and ending the process would
+    /// interrupt it; only a host that never answers meets it.
+    public var idleSessionCloseDeadline: Duration
     /// How often the supervisor checks deadlines and memory while extensions run.
     public var tickInterval: Duration
     /// Overrides every point's idle grace period, for tests and tuning.
@@ -26,12 +31,14 @@ public struct DaemonConfiguration: Sendable {
     /// What appexd allows its clients' connections.
     public var clientLimits: ClientLimits
 
-    public init(home: AppexHome, terminationGrace: Duration = .seconds(1), tickInterval: Duration = .milliseconds(50),
+    public init(home: AppexHome, terminationGrace: Duration = .seconds(1), idleSessionCloseDeadline: Duration = .seconds(10),
+                tickInterval: Duration = .milliseconds(50),
                 idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil,
                 requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil, processLimitOverride: Int? = nil,
                 transfersCheckInterval: Duration = .seconds(10), sandbox: Sandbox = Sandbox(), clientLimits: ClientLimits = ClientLimits()) {
         self.home = home
         self.terminationGrace = terminationGrace
+        self.idleSessionCloseDeadline = idleSessionCloseDeadline
         self.tickInterval = tickInterval
         self.idleGracePeriodOverride = idleGracePeriodOverride
         self.launchDeadlineOverride = launchDeadlineOverride
@@ -44,7 +51,7 @@ public struct DaemonConfiguration: Sendable {
     }
 
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS`,
-    /// `APPEX_REQUEST_DEADLINE_MS`, `APPEX_TERMINATION_GRACE_MS`, `APPEX_TRANSFERS_CHECK_MS` and
+    /// `APPEX_REQUEST_DEADLINE_MS`, `APPEX_TERMINATION_GRACE_MS`, `APPEX_IDLE_CLOSE_MS`, `APPEX_TRANSFERS_CHECK_MS` and
     /// `APPEX_HANDSHAKE_DEADLINE_MS` (milliseconds),
     /// `APPEX_MEMORY_LIMIT_MB` (mebibytes) and `APPEX_PROCESS_LIMIT` (processes and threads).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
@@ -54,6 +61,7 @@ public struct DaemonConfiguration: Sendable {
         configuration.launchDeadlineOverride = milliseconds("APPEX_LAUNCH_DEADLINE_MS")
         configuration.requestDeadlineOverride = milliseconds("APPEX_REQUEST_DEADLINE_MS")
         if let grace = milliseconds("APPEX_TERMINATION_GRACE_MS") { configuration.terminationGrace = grace }
+        if let deadline = milliseconds("APPEX_IDLE_CLOSE_MS") { configuration.idleSessionCloseDeadline = deadline }
         if let check = milliseconds("APPEX_TRANSFERS_CHECK_MS") { configuration.transfersCheckInterval = check }
         if let deadline = milliseconds("APPEX_HANDSHAKE_DEADLINE_MS") { configuration.clientLimits.handshakeDeadline = deadline }
         configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }

@@ -18,8 +18,9 @@ extension ExtensionProcessRecord {
     /// memory limit, request deadlines and the idle grace, recording why it ends when it
     /// must. A host that sends requests straight on its sessions (`hostClosesIdleSessions`)
     /// is asked to close an idle one, since only it knows whether a request is on its way;
-    /// it has `terminationGrace` to do so.
-    mutating func check(now: ContinuousClock.Instant, terminationGrace: Duration, hostClosesIdleSessions: Bool) -> PolicyAction {
+    /// it has `idleCloseDeadline` to do so.
+    mutating func check(now: ContinuousClock.Instant, terminationGrace: Duration, idleCloseDeadline: Duration,
+                        hostClosesIdleSessions: Bool) -> PolicyAction {
         switch phase {
         case .launching(let deadline) where now >= deadline:
             let limit = UInt64(policy.launchDeadline.milliseconds)
@@ -45,8 +46,8 @@ extension ExtensionProcessRecord {
             }
             guard let idleSince, now >= idleSince + policy.idleGracePeriod else { return .none }
             if let noticed = idleNoticeSentAt {
-                guard now >= noticed + terminationGrace else { return .none }
-                endReason = Interruption(kind: .protocolError, message: "the host did not close the idle session with \(label) when asked")
+                guard now >= noticed + idleCloseDeadline else { return .none }
+                endReason = Interruption(kind: .protocolError, message: "the host did not close the idle session with \(label) within \(idleCloseDeadline.milliseconds) ms of being asked")
             } else if hostClosesIdleSessions {
                 idleNoticeSentAt = now
                 return .askHostToClose

@@ -319,7 +319,8 @@ final class Supervisor: Sendable {
                 if let bytes = footprints[sessionID] { record.residentBytes = bytes }
                 let host = state.clients[record.hostID]
                 let hostClosesIdleSessions = (host?.version ?? 0) >= WireVersion.directRequests
-                switch record.check(now: now, terminationGrace: configuration.terminationGrace, hostClosesIdleSessions: hostClosesIdleSessions) {
+                switch record.check(now: now, terminationGrace: configuration.terminationGrace, idleCloseDeadline: configuration.idleSessionCloseDeadline,
+                                          hostClosesIdleSessions: hostClosesIdleSessions) {
                 case .none: break
                 case .kill: kills.append(record.process)
                 case .sayGoodbye: goodbyes.append(record)

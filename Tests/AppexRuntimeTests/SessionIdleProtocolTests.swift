@@ -13,13 +13,13 @@ import Testing
     let world: FaultWorld
 
     /// How long a host asked to close an idle session has before appexd ends the process:
-    /// longer than appexd's 1 s default, so that a loaded machine never runs out the grace
-    /// between the test's steps by accident.
-    static let terminationGrace = Duration.seconds(3)
+    /// shorter than appexd's 10 s default, to keep the test short, and long enough that a
+    /// loaded machine never runs it out between the test's steps by accident.
+    static let idleCloseDeadline = Duration.seconds(3)
 
     init() async throws {
         world = try FaultWorld()
-        try await world.startDaemon(["APPEX_TERMINATION_GRACE_MS": "\(Self.terminationGrace.components.seconds * 1000)"])
+        try await world.startDaemon(["APPEX_IDLE_CLOSE_MS": "\(Self.idleCloseDeadline.components.seconds * 1000)"])
     }
 
     /// A version-2 client with one answered request on a new session to `fault`'s extension.
@@ -72,8 +72,8 @@ import Testing
             Issue.record("the request on the kept session was not answered")
             return
         }
-        // Past the termination grace in which an unanswered SessionIdle ends the process.
-        try await Task.sleep(for: Self.terminationGrace + .milliseconds(500))
+        // Past the deadline by which an unanswered SessionIdle ends the process.
+        try await Task.sleep(for: Self.idleCloseDeadline + .milliseconds(500))
         #expect(Self.isAlive(started.pid))
         try client.daemon.send(.endRequest(RequestReference(requestID)))
         // Idle again: asked again.
