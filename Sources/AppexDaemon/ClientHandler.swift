@@ -25,7 +25,7 @@ final class ClientHandler: Sendable {
     /// Identifies the peer from the kernel, refuses other users, and starts serving.
     static func serve(_ socket: FileDescriptor, supervisor: Supervisor) {
         let id = supervisor.nextID()
-        let connection = Connection(socket: socket, name: "client \(id)")
+        let connection = Connection(socket: socket, name: "client \(id)", untrusted: UntrustedPeer(frameDeadline: supervisor.configuration.clientLimits.frameDeadline))
         guard let credentials = try? connection.peerCredentials() else {
             connection.close()
             return

@@ -10,10 +10,15 @@ public struct ClientLimits: Sendable {
     public var waitingForHandshake: Int
     /// The most connections one process may hold at once, greeted or not.
     public var perProcess: Int
+    /// How long the rest of a frame may take once its first byte has come: a frame that
+    /// announces more bytes than it sends, and then silence, closes its connection.
+    public var frameDeadline: Duration
 
-    public init(handshakeDeadline: Duration = .seconds(10), waitingForHandshake: Int = 64, perProcess: Int = 128) {
+    public init(handshakeDeadline: Duration = .seconds(10), waitingForHandshake: Int = 64, perProcess: Int = 128,
+                frameDeadline: Duration = .seconds(10)) {
         self.handshakeDeadline = handshakeDeadline
         self.waitingForHandshake = waitingForHandshake
         self.perProcess = perProcess
+        self.frameDeadline = frameDeadline
     }
 }

@@ -52,7 +52,7 @@ public struct DaemonConfiguration: Sendable {
 
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS`,
     /// `APPEX_REQUEST_DEADLINE_MS`, `APPEX_TERMINATION_GRACE_MS`, `APPEX_IDLE_CLOSE_MS`, `APPEX_TRANSFERS_CHECK_MS` and
-    /// `APPEX_HANDSHAKE_DEADLINE_MS` (milliseconds),
+    /// `APPEX_HANDSHAKE_DEADLINE_MS`, `APPEX_FRAME_DEADLINE_MS` (milliseconds),
     /// `APPEX_MEMORY_LIMIT_MB` (mebibytes) and `APPEX_PROCESS_LIMIT` (processes and threads).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
         func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
@@ -64,6 +64,7 @@ public struct DaemonConfiguration: Sendable {
         if let deadline = milliseconds("APPEX_IDLE_CLOSE_MS") { configuration.idleSessionCloseDeadline = deadline }
         if let check = milliseconds("APPEX_TRANSFERS_CHECK_MS") { configuration.transfersCheckInterval = check }
         if let deadline = milliseconds("APPEX_HANDSHAKE_DEADLINE_MS") { configuration.clientLimits.handshakeDeadline = deadline }
+        if let deadline = milliseconds("APPEX_FRAME_DEADLINE_MS") { configuration.clientLimits.frameDeadline = deadline }
         configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }
         configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
         return configuration

@@ -113,7 +113,8 @@ final class Supervisor: Sendable {
         }
 
         let sessionID = nextID()
-        let control = Connection(socket: daemonEnd, name: "\(installed.identifier)[\(process.processID)]")
+        let control = Connection(socket: daemonEnd, name: "\(installed.identifier)[\(process.processID)]",
+                                 untrusted: UntrustedPeer(frameDeadline: configuration.clientLimits.frameDeadline))
         var record = ExtensionProcessRecord(
             sessionID: sessionID, installed: installed, policy: policy, hostID: client.id, process: process,
             control: control, startedAt: .now, phase: .launching(deadline: .now + policy.launchDeadline)

@@ -20,6 +20,8 @@ public final class Connection: Sendable, CustomStringConvertible {
     public let name: String
     /// The socket. Owned by the connection, closed when the reader ends.
     private let socket: FileDescriptor
+    /// What the connection guards against, if its peer is not trusted.
+    private let untrusted: UntrustedPeer?
     private let sendLock = Mutex(())
     private let state = Mutex(State())
     private let calls = PendingCalls()
@@ -30,9 +32,12 @@ public final class Connection: Sendable, CustomStringConvertible {
     }
 
     /// Wraps a connected socket. Nothing is read until ``start(handler:onClose:)``.
-    public init(socket: FileDescriptor, name: String) {
+    /// A peer that is `untrusted` has a deadline for each frame it begins, and is told why
+    /// its bytes closed the connection.
+    public init(socket: FileDescriptor, name: String, untrusted: UntrustedPeer? = nil) {
         self.socket = socket
         self.name = name
+        self.untrusted = untrusted
     }
 
     /// The kernel's record of the peer.
@@ -130,6 +135,7 @@ public final class Connection: Sendable, CustomStringConvertible {
         precondition(!alreadyStarted, "Connection.start called twice on \(name)")
         let thread = Thread { [self] in
             let closure = readLoop(handler: handler)
+            if untrusted != nil, case .protocolError(let error) = closure { tellPeer(error) }
             finish(closure)
             onClose(closure)
         }
@@ -166,10 +172,16 @@ public final class Connection: Sendable, CustomStringConvertible {
         var decoder = FrameDecoder()
         var received: [FileDescriptor] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        var frameBegan: ContinuousClock.Instant?
         while true {
             let before = received.count
             let count: Int
             do {
+                if let frameDeadline = untrusted?.frameDeadline, let frameBegan,
+                   try !UnixSocket.waitForInput(socket, timeout: frameBegan + frameDeadline - .now) {
+                    return .protocolError(WireError(.incompleteFrame, at: decoder.streamOffset,
+                                                    "\(decoder.bufferedByteCount) bytes of a frame came, and not the rest within \(frameDeadline)"))
+                }
                 count = try buffer.withUnsafeMutableBytes { raw in
                     try UnixSocket.receive(socket, into: raw, descriptors: &received)
                 }
@@ -181,8 +193,10 @@ public final class Connection: Sendable, CustomStringConvertible {
             }
             if count == 0 { return self.closure ?? .endOfStream }
             decoder.receive(buffer[..<count], descriptors: received.count - before)
+            var decoded = false
             do {
                 while let frame = try decoder.nextFrame() {
+                    decoded = true
                     let descriptors = Array(received.prefix(frame.descriptorCount))
                     received.removeFirst(frame.descriptorCount)
                     let message = try WireMessage(frame)
@@ -193,6 +207,25 @@ public final class Connection: Sendable, CustomStringConvertible {
             } catch {
                 return .protocolError(error)
             }
+            // What is left is the start of the next frame: its deadline runs from now if it
+            // is new, and from its first byte if it is the same frame as before.
+            if decoder.bufferedByteCount == 0 {
+                frameBegan = nil
+            } else if decoded || frameBegan == nil {
+                frameBegan = .now
+            }
+        }
+    }
+
+    /// Tells the peer what was wrong with its bytes, as the connection closes. The peer
+    /// may not be reading: the send gives up after a second.
+    private func tellPeer(_ error: WireError) {
+        let refusal = AppexErrorDomain.runtimeError(7, "\(error); the connection is closed",
+                                                    recovery: "Send whole frames, as docs/wire.md describes; the client's wire code is at fault, not its requests.")
+        guard let bytes = try? WireMessage.failure(Failure(error: refusal)).frameBytes(descriptorCount: 0) else { return }
+        sendLock.withLock { _ in
+            _ = try? UnixSocket.setSendTimeout(socket, seconds: 1)
+            bytes.withUnsafeBytes { _ = try? UnixSocket.send(socket, $0) }
         }
     }
 

@@ -76,6 +76,14 @@ public enum UnixSocket {
         return got
     }
 
+    /// Waits until `socket` has something to read (or its peer went, or it was shut down),
+    /// for at most `timeout`; false if the time ran out first.
+    public static func waitForInput(_ socket: FileDescriptor, timeout: Duration) throws(SystemError) -> Bool {
+        var entry = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        return try retrying("poll") { poll(&entry, 1, milliseconds) } > 0
+    }
+
     /// Shuts down both directions, waking any thread blocked reading the socket.
     public static func shutdown(_ socket: FileDescriptor) {
         _ = Glibc.shutdown(socket.rawValue, Int32(SHUT_RDWR))

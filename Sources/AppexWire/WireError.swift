@@ -30,6 +30,8 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unexpectedMessage = Code(name: "unexpectedMessage")
         /// A message would be larger than a frame may carry.
         public static let messageTooLarge = Code(name: "messageTooLarge")
+        /// A frame began, and the rest of it did not come within the reader's deadline.
+        public static let incompleteFrame = Code(name: "incompleteFrame")
 
         public var description: String { name }
     }

@@ -76,10 +76,19 @@ import Testing
         let raw = try UnixSocket.connect(to: test.home.daemonSocketURL.path)
         // A header announcing a 16 MiB payload: refused as soon as the header arrives.
         try [UInt8]([0, 0, 0, 1, 1, 0, 0, 0]).withUnsafeBytes { try UnixSocket.send(raw, $0) }
-        var buffer = [UInt8](repeating: 0, count: 64)
+        var decoder = FrameDecoder()
+        var buffer = [UInt8](repeating: 0, count: 4096)
         var descriptors: [FileDescriptor] = []
-        let count = try buffer.withUnsafeMutableBytes { try UnixSocket.receive(raw, into: $0, descriptors: &descriptors) }
-        #expect(count == 0, "the daemon closes the connection that sent garbage")
+        while case let count = try buffer.withUnsafeMutableBytes({ try UnixSocket.receive(raw, into: $0, descriptors: &descriptors) }), count > 0 {
+            decoder.receive(buffer[..<count])
+        }
+        // The daemon says why, and closes the connection that sent garbage.
+        let told = try decoder.nextFrame().map(WireMessage.init)
+        guard case .failure(let refusal)? = told else {
+            Issue.record("expected a Failure before the close, got \(String(describing: told))")
+            return
+        }
+        #expect(refusal.error.code == 7 && refusal.error.message.contains("frameTooLarge"), "\(refusal.error.message)")
 
         #expect(try await daemon.processes().isEmpty, "and keeps serving everyone else")
         // The daemon closes the connection and logs why on its reader thread: the log line

@@ -15,11 +15,14 @@ import Testing
     let appex: CommandRunner
     /// Short, so a test of silent connections doesn't wait appexd's default 10 s.
     static let handshakeDeadline = 2_000
+    /// Short, so a test of a frame that lies about its length doesn't wait appexd's default 10 s.
+    static let frameDeadline = 1_000
 
     init() throws {
         test = try TestHome()
         var environment = test.environment
         environment["APPEX_HANDSHAKE_DEADLINE_MS"] = String(Self.handshakeDeadline)
+        environment["APPEX_FRAME_DEADLINE_MS"] = String(Self.frameDeadline)
         appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: environment)
     }
 
@@ -70,6 +73,49 @@ import Testing
     static func refusal(_ messages: [WireMessage]?, code: Int) -> String? {
         guard let messages, messages.count == 1, case .failure(let failure) = messages[0], failure.error.code == code else { return nil }
         return failure.error.message
+    }
+
+    @Test func aFrameLyingAboutItsLengthAfterTheHandshakeIsRefusedWithTheReasonAndAppexdServesEveryoneElse() async throws {
+        _ = try await startDaemon()
+        let path = test.home.daemonSocketURL.path
+        func greeted() throws -> FileDescriptor {
+            let socket = try UnixSocket.connect(to: path)
+            try WireMessage.hello(Hello(role: .host, name: "liar")).frameBytes(descriptorCount: 0).withUnsafeBytes { try UnixSocket.send(socket, $0) }
+            return socket
+        }
+        // One announces 1,000 bytes more than it sends, and is then silent. The other
+        // announces fewer than it sends: the rest is read as the next frame's header.
+        var ping = try WireMessage.ping(Call(1)).frameBytes(descriptorCount: 0)
+        let payload = ping.count - 8
+        ping[0] = UInt8(truncatingIfNeeded: payload + 1000)
+        ping[1] = UInt8(truncatingIfNeeded: (payload + 1000) >> 8)
+        let query = try WireMessage.queryExtensions(QueryExtensions(call: 2, point: String(repeating: "p", count: 300)))
+            .frameBytes(descriptorCount: 0)
+        var short = query
+        short[0] = 2
+        short[1] = 0
+        let liars = try [greeted(), greeted()]
+        defer { liars.forEach { $0.close() } }
+        try ping.withUnsafeBytes { try UnixSocket.send(liars[0], $0) }
+        try short.withUnsafeBytes { try UnixSocket.send(liars[1], $0) }
+
+        // appexd serves everyone else meanwhile.
+        let ps = try await appex.run(["ps"])
+        #expect(ps.status == 0, "\(ps.standardError)")
+        let received = try await onThread { Self.readUntilClosed(liars, seconds: 30) }
+        for (liar, messages) in zip(["the frame announcing more", "the frame announcing less"], received) {
+            // (What the shortened frame holds may be a message appexd answers, before the rest breaks.)
+            guard let messages, case .welcome? = messages.first, case .failure(let refusal)? = messages.last else {
+                Issue.record("\(liar): expected Welcome, and a Failure last, then the close: \(String(describing: messages))")
+                continue
+            }
+            #expect(refusal.error.code == 7 && refusal.error.message.hasPrefix("protocol error") && refusal.error.message.hasSuffix("the connection is closed"),
+                    "\(liar): \(refusal.error.message)")
+        }
+        guard case .failure(let refusal)? = received[0]?.last else { return }
+        #expect(refusal.error.message.contains("incompleteFrame") && refusal.error.message.contains("not the rest within 1.0 seconds"), "\(refusal.error.message)")
+        #expect(await eventually { ((try? String(contentsOf: self.test.home.daemonLogURL, encoding: .utf8)) ?? "").contains("incompleteFrame") },
+                "appexd's log says which client and why")
     }
 
     @Test func tenThousandIdleConnectionsAreEachRefusedWithTheReasonAndAppexdServesEveryoneElse() async throws {

@@ -1,0 +1,13 @@
+/// How a ``Connection`` treats a peer it does not trust, as appexd treats its clients: a
+/// frame begun must be whole within `frameDeadline`, or the connection closes, so that a
+/// frame lying about its length can't hold the reader; and a peer whose bytes break the
+/// protocol is told what was wrong (a `Failure`, ``AppexErrorDomain/runtime`` code 7)
+/// before the connection closes, instead of meeting a bare close.
+public struct UntrustedPeer: Sendable {
+    /// How long the rest of a frame may take once its first byte has come.
+    public var frameDeadline: Duration
+
+    public init(frameDeadline: Duration) {
+        self.frameDeadline = frameDeadline
+    }
+}
