@@ -221,7 +221,7 @@ public final class Connection: Sendable, CustomStringConvertible {
     /// may not be reading: the send gives up after a second.
     private func tellPeer(_ error: WireError) {
         let refusal = AppexErrorDomain.runtimeError(7, "\(error); the connection is closed",
-                                                    recovery: "Send whole frames, as docs/wire.md describes; the client's wire code is at fault, not its requests.")
+                                                    recovery: "Send whole frames, as docs/wire.md describes: the sender's wire code is at fault, not what it asked.")
         guard let bytes = try? WireMessage.failure(Failure(error: refusal)).frameBytes(descriptorCount: 0) else { return }
         sendLock.withLock { _ in
             _ = try? UnixSocket.setSendTimeout(socket, seconds: 1)
