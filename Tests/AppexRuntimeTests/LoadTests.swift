@@ -50,11 +50,10 @@ final class LoadTests {
         let residentPeak = ProcessMemory.residentBytes(of: daemon) ?? 0
 
         #expect(reports.count == hosts, "every host finished: \(runs.filter { $0.report == nil }.map { "\(String(describing: $0.status)) \($0.standardError)" }.prefix(3))")
-        // Known, not yet confirmed fixed: about one echo in 10,000 ended as a protocol error
-        // under this load, in 3 of 4 CI runs and never alone. The likely cause, appexd ending
-        // an idle session 1 s after asking its host to close it while the host's RequestBegun
-        // waited unread, is fixed (APPEX_IDLE_CLOSE_MS, 10 s); the message now printed
-        // says which path it was if it comes again. Any other wrong ending fails the test.
+        // Known, diagnosed, not fixed yet: about one echo in 10,000 ends as a protocol error
+        // under this load ("appexd started … on session N, which this host doesn't have"): a
+        // stale SessionIdle the host reads after a RequestBegun closes a session appexd then
+        // gives the host's next BeginRequest. Any other wrong ending fails the test.
         let wrong = reports.flatMap(\.wrong)
         let protocolErrors = wrong.filter { $0.contains("expected completed, ended interrupted: protocol error (") }
         #expect(wrong.count == protocolErrors.count && reports.allSatisfy { $0.wrongCount <= $0.wrong.count },
