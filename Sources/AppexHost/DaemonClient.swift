@@ -52,7 +52,32 @@ public final class DaemonClient: Sendable {
     }
 
     /// Connects to the daemon of `home`, starting it if it isn't running, and shakes hands.
+    ///
+    /// A daemon killed a moment ago can still take a connection into its listening socket's
+    /// backlog as it dies, and the connection is then reset unanswered. Such a close, with no
+    /// reason given, is tried again, twice, 100 ms apart: by then the socket refuses, and a
+    /// new daemon is started.
     public static func connect(home: AppexHome = .current, role: Hello.Role = .host, startIfNeeded: Bool = true) async throws(ErrorInfo) -> DaemonClient {
+        var attempt = 1
+        while true {
+            switch try await greet(home: home, role: role, startIfNeeded: startIfNeeded) {
+            case .welcomed(let client):
+                return client
+            case .closedUnanswered(let error):
+                guard startIfNeeded, attempt < 3 else { throw error }
+                attempt += 1
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    private enum Greeted {
+        case welcomed(DaemonClient)
+        /// The connection closed before any answer to Hello.
+        case closedUnanswered(ErrorInfo)
+    }
+
+    private static func greet(home: AppexHome, role: Hello.Role, startIfNeeded: Bool) async throws(ErrorInfo) -> Greeted {
         let socket = try DaemonConnector.connect(home: home, startIfNeeded: startIfNeeded)
         let connection = Connection(socket: socket, name: "appexd")
         let greeting = Greeting()
@@ -64,7 +89,7 @@ public final class DaemonClient: Sendable {
                 greeting.receive(incoming.message)
             }
         } onClose: { closure in
-            greeting.fail(DaemonConnector.unreachable("appexd closed the connection during the handshake: \(closure)", "See \(home.daemonLogURL.path)."))
+            greeting.close(DaemonConnector.unreachable("appexd closed the connection during the handshake: \(closure)", "See \(home.daemonLogURL.path)."))
             client.withLock { $0 }?.closed(closure)
         }
         let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "host").lastPathComponent
@@ -77,11 +102,12 @@ public final class DaemonClient: Sendable {
             welcome = try await greeting.wait()
         } catch {
             connection.close()
+            if greeting.closedUnanswered { return .closedUnanswered(error) }
             throw error
         }
         let connected = DaemonClient(connection: connection, welcome: welcome)
         client.withLock { $0 = connected }
-        return connected
+        return .welcomed(connected)
     }
 
     /// Closes the connection. Requests still running are interrupted with "daemon gone".
@@ -193,7 +219,17 @@ public final class DaemonClient: Sendable {
 
 /// Waits for the daemon's Welcome.
 private final class Greeting: Sendable {
-    private let state = Mutex<(result: Result<Welcome, ErrorInfo>?, waiter: CheckedContinuation<Result<Welcome, ErrorInfo>, Never>?)>((nil, nil))
+    private struct State {
+        var result: Result<Welcome, ErrorInfo>?
+        var waiter: CheckedContinuation<Result<Welcome, ErrorInfo>, Never>?
+        /// The connection closed before any answer came.
+        var closedUnanswered = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Whether the connection closed before any answer came.
+    var closedUnanswered: Bool { state.withLock { $0.closedUnanswered } }
 
     func receive(_ message: WireMessage) {
         if case .failure(let failure) = message { return settle(.failure(failure.error)) }
@@ -207,12 +243,14 @@ private final class Greeting: Sendable {
         }
     }
 
-    func fail(_ error: ErrorInfo) { settle(.failure(error)) }
+    /// The connection closed: `error`, unless an answer came first.
+    func close(_ error: ErrorInfo) { settle(.failure(error), closing: true) }
 
-    private func settle(_ result: Result<Welcome, ErrorInfo>) {
+    private func settle(_ result: Result<Welcome, ErrorInfo>, closing: Bool = false) {
         let waiter = state.withLock { state -> CheckedContinuation<Result<Welcome, ErrorInfo>, Never>? in
             guard state.result == nil else { return nil }
             state.result = result
+            state.closedUnanswered = closing
             defer { state.waiter = nil }
             return state.waiter
         }

@@ -69,6 +69,24 @@ import Testing
         #expect(await eventually { daemons().count == 1 })
     }
 
+    @Test func aDaemonThatResetsTheConnectionAsItDiesIsReplacedByANewOne() async throws {
+        // As a daemon killed a moment ago does: its listening socket takes the connection,
+        // and closes it unanswered. Then the socket is gone.
+        try test.home.prepareRuntimeDirectory()
+        let path = test.home.daemonSocketURL.path
+        let dying = try UnixSocket.listen(at: path)
+        let gone = Thread {
+            if let connection = try? UnixSocket.accept(dying) { connection.close() }
+            dying.close()
+            unlink(path)
+        }
+        gone.start()
+        let client = try await DaemonClient.connect(home: test.home, role: .cli)
+        defer { client.close() }
+        #expect(daemons() == [client.daemonPID], "a new appexd answered the next try")
+        #expect(try await client.processes().isEmpty)
+    }
+
     @Test func aGarbageFrameClosesOnlyThatConnection() async throws {
         let daemon = try await DaemonClient.connect(home: test.home, role: .cli)
         defer { daemon.close() }
