@@ -218,12 +218,14 @@ public final class Connection: Sendable, CustomStringConvertible {
     }
 
     /// Tells the peer what was wrong with its bytes, as the connection closes. The peer
-    /// may not be reading: the send gives up after a second.
+    /// may not be reading: the send gives up after a second, and is skipped if another send
+    /// holds the lock, since that one may be blocked on a full socket until ``finish(_:)``
+    /// shuts it down.
     private func tellPeer(_ error: WireError) {
         let refusal = AppexErrorDomain.runtimeError(7, "\(error); the connection is closed",
                                                     recovery: "Send whole frames, as docs/wire.md describes: the sender's wire code is at fault, not what it asked.")
         guard let bytes = try? WireMessage.failure(Failure(error: refusal)).frameBytes(descriptorCount: 0) else { return }
-        sendLock.withLock { _ in
+        _ = sendLock.withLockIfAvailable { _ in
             _ = try? UnixSocket.setSendTimeout(socket, seconds: 1)
             bytes.withUnsafeBytes { _ = try? UnixSocket.send(socket, $0) }
         }
