@@ -50,6 +50,7 @@ extension ExtensionProcessRecord {
                 endReason = Interruption(kind: .protocolError, message: "the host did not close the idle session with \(label) within \(idleCloseDeadline.milliseconds) ms of being asked")
             } else if hostClosesIdleSessions {
                 idleNoticeSentAt = now
+                hostWasAskedToClose = true
                 return .askHostToClose
             }
             phase = .ending(killAt: now + terminationGrace)

@@ -30,9 +30,14 @@ struct ExtensionProcessRecord: Sendable {
     /// When the last request ended, while none runs.
     var idleSince: ContinuousClock.Instant?
     /// When the host was asked to close the session, idle past its grace period
-    /// (`SessionIdle`). Such a process takes no new `BeginRequest`; the host's answer, or
-    /// the termination grace running out, ends it.
+    /// (`SessionIdle`). The host's answer, or its close deadline running out, ends it; a
+    /// request the host sends straight on the session meanwhile clears it.
     var idleNoticeSentAt: ContinuousClock.Instant?
+    /// Whether the host has ever been asked to close the session. Never cleared: a host may
+    /// read the notice after sending a request on the session and close it once that request
+    /// ends, so appexd never again gives this process to a `BeginRequest`, which would name a
+    /// session the host may no longer have.
+    var hostWasAskedToClose = false
     /// Why the supervisor ended it, if it did: reported to the host when it exits.
     var endReason: Interruption?
     /// What the extension said when it could not start.

@@ -82,7 +82,7 @@ final class Supervisor: Sendable {
             guard !state.shuttingDown else { throw Self.shuttingDownError }
             guard let sessionID = state.processes.values.first(where: {
                 $0.hostID == client.id && $0.installed.identifier.lowercased() == identifier.lowercased()
-                    && !$0.isEnding && $0.idleNoticeSentAt == nil
+                    && !$0.isEnding && !$0.hostWasAskedToClose
             })?.sessionID else { return nil }
             state.processes[sessionID]!.requests[request.requestID] = deadline(state.processes[sessionID]!.policy)
             state.processes[sessionID]!.idleSince = nil

@@ -83,6 +83,35 @@ import Testing
         #expect(await eventually { !Self.isAlive(started.pid) })
     }
 
+    /// The host sent a request straight on the session, then read the stale `SessionIdle`
+    /// and will close the session once that request ends. Its next `BeginRequest`, sent
+    /// before appexd has the close, must start a new session: an answer naming the old one
+    /// would name a session the host no longer has.
+    @Test func aBeginRequestAfterSessionIdleNeverReusesThatSessionEvenIfARequestRanOnItSince() async throws {
+        let (client, started) = try await clientWithAnsweredRequest()
+        defer { client.close() }
+        #expect(await client.nextFromDaemon(matching: Self.isSessionIdle(started.sessionID)) != nil)
+        let straight = UUID()
+        try client.daemon.send(.requestBegun(RequestBegun(requestID: straight, sessionID: started.sessionID)))
+        guard case .completeRequest? = try await client.request(straight, on: started.sessionID) else {
+            Issue.record("the request sent straight on the session was not answered")
+            return
+        }
+        try client.daemon.send(.endRequest(RequestReference(straight)))
+        client.closeSession(started.sessionID)
+        let next = UUID()
+        let restarted = try await client.begin(next, extension: FaultWorld.identifier("echo"))
+        #expect(restarted.isNewSession)
+        #expect(restarted.sessionID != started.sessionID)
+        #expect(restarted.pid != started.pid)
+        try client.daemon.send(.closeSession(SessionReference(started.sessionID)))
+        guard case .completeRequest? = try await client.request(next, on: restarted.sessionID) else {
+            Issue.record("the request on the new session was not answered")
+            return
+        }
+        #expect(await eventually { !Self.isAlive(started.pid) })
+    }
+
     @Test func aHostThatIgnoresSessionIdleHasTheProcessEndedAfterTheGrace() async throws {
         let (client, started) = try await clientWithAnsweredRequest()
         defer { client.close() }
