@@ -5,6 +5,33 @@
 
 #include "CAppexSystem.h"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define APPEX_THREAD_SANITIZER 1
+#endif
+#endif
+
+/// Marks a function that runs in a clone(CLONE_VM) child. Such a child borrows the stopped
+/// parent thread's memory, its ThreadSanitizer state included, so under ThreadSanitizer it
+/// runs uninstrumented: an entry it made on the parent's shadow stack would never be popped.
+#if APPEX_THREAD_SANITIZER
+#define APPEX_CHILD_SIDE __attribute__((disable_sanitizer_instrumentation))
+#else
+#define APPEX_CHILD_SIDE
+#endif
+
+/// Ends a clone(CLONE_VM) child, as _exit does, with the system call itself: a sanitizer's
+/// _exit does the process's exit work (ThreadSanitizer's final report, and a second's wait
+/// for the other threads), which is the parent's.
+#define appex_child_exit(status)                \
+    do {                                        \
+        syscall(SYS_exit_group, (status));      \
+        __builtin_unreachable();                \
+    } while (0)
+
 /// Memory for the stack of a clone(CLONE_VM) child and, below it, one for the child it may
 /// clone in turn: 64 KiB each, enough for the one small array each keeps and the libc calls
 /// they make. NULL with errno if it can't be mapped.
@@ -13,6 +40,12 @@ void appex_child_stacks_free(void *stacks);
 /// Where the child's stack starts, and its child's (stacks grow down).
 void *appex_child_stack_top(void *stacks);
 void *appex_grandchild_stack_top(void *stacks);
+
+/// glibc's clone(child, stackTop, flags, argument). Under ThreadSanitizer, past its clone
+/// interceptor, which takes every clone for a fork: its child resets the sanitizer's state,
+/// which a CLONE_VM child shares with the parent, and the parent then fails the sanitizer's
+/// own check (tsan_rtl.cpp, ForkAfter).
+pid_t appex_clone(int (*child)(void *), void *stackTop, int flags, void *argument);
 
 /// Clones `child(argument)` as a child that shares this process's memory, with `flags` (such
 /// as namespaces) added, and waits until it has exec'd or exited (CLONE_VFORK). Every signal

@@ -8,8 +8,10 @@
 #include "CAppexSystem.h"
 #include "children.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gnu/lib-names.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/landlock.h>
@@ -56,7 +58,7 @@ int appex_seccomp_available(void) {
 #define APPEX_LANDLOCK_FILE_RIGHTS \
     (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | (1ULL << 14) | (1ULL << 15))
 
-static int appex_apply_landlock(const appex_sandbox *sandbox) {
+APPEX_CHILD_SIDE static int appex_apply_landlock(const appex_sandbox *sandbox) {
     struct appex_landlock_ruleset_attr attributes = {
         .handled_access_fs = sandbox->handledFilesystem,
         .handled_access_net = sandbox->handledNetwork,
@@ -135,7 +137,7 @@ static const int appex_denied_calls[] = {
 #define APPEX_DENIED_COUNT (sizeof(appex_denied_calls) / sizeof(appex_denied_calls[0]))
 #define APPEX_NAMESPACE_FLAGS (CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
-static int appex_apply_seccomp(void) {
+APPEX_CHILD_SIDE static int appex_apply_seccomp(void) {
 #ifndef APPEX_AUDIT_ARCH
     errno = ENOSYS;
     return -1;
@@ -196,7 +198,7 @@ _Static_assert(APPEX_NAMESPACE_USER == CLONE_NEWUSER && APPEX_NAMESPACE_PID == C
                "the namespace flags are <sched.h>'s");
 
 /// Writes all of `text` to the file at `path`.
-static int appex_write_file(const char *path, const char *text) {
+APPEX_CHILD_SIDE static int appex_write_file(const char *path, const char *text) {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0) return -1;
     size_t length = strlen(text);
@@ -211,7 +213,7 @@ static int appex_write_file(const char *path, const char *text) {
     return -1;
 }
 
-int appex_sandbox_enter_namespaces(const appex_sandbox *sandbox, int *failedStep) {
+APPEX_CHILD_SIDE int appex_sandbox_enter_namespaces(const appex_sandbox *sandbox, int *failedStep) {
     if (sandbox->namespaces & CLONE_NEWUSER) {
         // The child maps only its own ids, the same inside as outside, which an unprivileged
         // process may do for itself once it has given up setgroups.
@@ -237,12 +239,12 @@ int appex_sandbox_enter_namespaces(const appex_sandbox *sandbox, int *failedStep
     return 0;
 }
 
-void appex_report_failure(int errorPipe, int error, int step) {
+APPEX_CHILD_SIDE void appex_report_failure(int errorPipe, int error, int step) {
     int report[2] = { error, step };
     while (write(errorPipe, report, sizeof(report)) < 0 && errno == EINTR) {}
 }
 
-void appex_sandbox_join_namespaces(const appex_sandbox *sandbox, int (*next)(void *), void *argument, void *stackTop,
+APPEX_CHILD_SIDE void appex_sandbox_join_namespaces(const appex_sandbox *sandbox, int (*next)(void *), void *argument, void *stackTop,
                                    int errorPipe, pid_t *started) {
     int step = APPEX_SPAWN_STEP_JOIN;
     if (setns(sandbox->joinedUserFD, CLONE_NEWUSER) < 0 || setns(sandbox->joinedNetworkFD, CLONE_NEWNET) < 0) goto fail;
@@ -254,13 +256,13 @@ void appex_sandbox_join_namespaces(const appex_sandbox *sandbox, int (*next)(voi
     if (unshare(sandbox->namespaces) < 0) goto fail;
     if (!(sandbox->namespaces & CLONE_NEWPID)) return;
     // Its exit signal is this process's, SIGCHLD, which goes to the same parent.
-    pid_t pid = clone(next, stackTop, CLONE_VM | CLONE_VFORK | CLONE_PARENT, argument);
+    pid_t pid = appex_clone(next, stackTop, CLONE_VM | CLONE_VFORK | CLONE_PARENT, argument);
     if (pid < 0) goto fail;
     *started = pid;
-    _exit(0);
+    appex_child_exit(0);
 fail:
     appex_report_failure(errorPipe, errno, step);
-    _exit(127);
+    appex_child_exit(127);
 }
 
 #define APPEX_CHILD_STACK_SIZE (64 * 1024)
@@ -284,21 +286,41 @@ struct appex_probe {
     pid_t grandchild;
 };
 
-static int appex_probe_enter(void *raw) {
+APPEX_CHILD_SIDE static int appex_probe_enter(void *raw) {
     const struct appex_probe *probe = raw;
     int step = APPEX_SPAWN_STEP_EXEC;
     int error = appex_sandbox_enter_namespaces(&probe->sandbox, &step) < 0 ? errno : 0;
     appex_report_failure(probe->errorPipe, error, error ? step : 0);
-    _exit(0);
+    appex_child_exit(0);
 }
 
-static int appex_probe_child(void *raw) {
+APPEX_CHILD_SIDE static int appex_probe_child(void *raw) {
     struct appex_probe *probe = raw;
     if (probe->sandbox.joinsNetwork) {
         appex_sandbox_join_namespaces(&probe->sandbox, appex_probe_enter, probe, appex_grandchild_stack_top(probe->stacks),
                                       probe->errorPipe, &probe->grandchild);
     }
     return appex_probe_enter(raw);
+}
+
+pid_t appex_clone(int (*child)(void *), void *stackTop, int flags, void *argument) {
+#if APPEX_THREAD_SANITIZER
+    typedef int (*clone_function)(int (*)(void *), void *, int, void *, ...);
+    static clone_function glibc;
+    clone_function found = __atomic_load_n(&glibc, __ATOMIC_ACQUIRE);
+    if (found == NULL) {
+        void *library = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+        found = library ? (clone_function)dlsym(library, "clone") : NULL;
+        if (found == NULL) {
+            errno = ENOSYS;
+            return -1;
+        }
+        __atomic_store_n(&glibc, found, __ATOMIC_RELEASE);
+    }
+    return found(child, stackTop, flags, argument);
+#else
+    return clone(child, stackTop, flags, argument);
+#endif
 }
 
 pid_t appex_clone_sharing_memory(int (*child)(void *), void *argument, void *stackTop, int flags) {
@@ -308,7 +330,7 @@ pid_t appex_clone_sharing_memory(int (*child)(void *), void *argument, void *sta
     static const unsigned long all[1] = { ~0UL };
     unsigned long previous[1] = { 0 };
     syscall(SYS_rt_sigprocmask, SIG_BLOCK, all, previous, 8);
-    pid_t pid = clone(child, stackTop, CLONE_VM | CLONE_VFORK | SIGCHLD | flags, argument);
+    pid_t pid = appex_clone(child, stackTop, CLONE_VM | CLONE_VFORK | SIGCHLD | flags, argument);
     int error = errno;
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, previous, NULL, 8);
     errno = error;
@@ -367,7 +389,7 @@ struct appex_empty_network {
     int error;
 };
 
-static int appex_empty_network_child(void *raw) {
+APPEX_CHILD_SIDE static int appex_empty_network_child(void *raw) {
     struct appex_empty_network *made = raw;
     // Made with CLONE_FILES, so what this opens is the parent's.
     if (appex_write_file("/proc/self/uid_map", made->userMap) < 0 || appex_write_file("/proc/self/setgroups", "deny") < 0
@@ -376,7 +398,7 @@ static int appex_empty_network_child(void *raw) {
         || (made->networkFD = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) < 0) {
         made->error = errno;
     }
-    _exit(0);
+    appex_child_exit(0);
 }
 
 int appex_empty_network_make(int *userFD, int *networkFD) {
@@ -406,7 +428,7 @@ int appex_empty_network_make(int *userFD, int *networkFD) {
     return 0;
 }
 
-int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep) {
+APPEX_CHILD_SIDE int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep) {
     *failedStep = APPEX_SPAWN_STEP_NO_NEW_PRIVILEGES;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) return -1;
     if (sandbox->landlockABI > 0) {
@@ -417,7 +439,7 @@ int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep) {
     return 0;
 }
 
-int appex_sandbox_apply_limits(const appex_sandbox *sandbox, int *failedStep) {
+APPEX_CHILD_SIDE int appex_sandbox_apply_limits(const appex_sandbox *sandbox, int *failedStep) {
     *failedStep = APPEX_SPAWN_STEP_RESOURCE_LIMIT;
     for (int index = 0; index < sandbox->limitCount; index++) {
         struct rlimit limit = { (rlim_t)sandbox->limitValues[index], (rlim_t)sandbox->limitValues[index] };
@@ -427,7 +449,7 @@ int appex_sandbox_apply_limits(const appex_sandbox *sandbox, int *failedStep) {
     return 0;
 }
 
-int appex_sandbox_apply_seccomp(int *failedStep) {
+APPEX_CHILD_SIDE int appex_sandbox_apply_seccomp(int *failedStep) {
     *failedStep = APPEX_SPAWN_STEP_SECCOMP;
     if (appex_apply_seccomp() < 0) return -1;
     *failedStep = APPEX_SPAWN_STEP_EXEC;

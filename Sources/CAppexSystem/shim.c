@@ -181,7 +181,7 @@ int appex_lock_byte(int fd, int64_t offset, int exclusive) {
 ///
 /// `parentPidfd` is a pidfd for the parent when the child is in a pid namespace of its own,
 /// where getppid() answers 0, else -1. `namespaces` are those the child was made in.
-static void appex_child(const char *path, char *const argv[], char *const envp[],
+APPEX_CHILD_SIDE static void appex_child(const char *path, char *const argv[], char *const envp[],
                         const appex_spawn_options *options, pid_t parent, int parentPidfd, int namespaces, int errorPipe) {
     int step = APPEX_SPAWN_STEP_EXEC;
     if (options->dieWithParent) {
@@ -261,7 +261,7 @@ static void appex_child(const char *path, char *const argv[], char *const envp[]
     execve(path, argv, envp);
 fail:
     appex_report_failure(errorPipe, errno, step);
-    _exit(127);
+    appex_child_exit(127);
 }
 
 /// What `appex_spawn` hands its clone(CLONE_VM) child. The child reads these and writes
@@ -280,14 +280,14 @@ struct appex_spawn_arguments {
     pid_t program;
 };
 
-static int appex_spawn_program(void *raw) {
+APPEX_CHILD_SIDE static int appex_spawn_program(void *raw) {
     const struct appex_spawn_arguments *arguments = raw;
     appex_child(arguments->path, arguments->argv, arguments->envp, arguments->options,
                 arguments->parent, arguments->parentPidfd, arguments->namespaces, arguments->errorPipe);
     return 127;
 }
 
-static int appex_spawn_child(void *raw) {
+APPEX_CHILD_SIDE static int appex_spawn_child(void *raw) {
     struct appex_spawn_arguments *arguments = raw;
     const appex_sandbox *sandbox = arguments->options->sandbox;
     if (sandbox && sandbox->joinsNetwork) {
