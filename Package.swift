@@ -23,7 +23,11 @@ let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplicatio
 /// runs to start and to serve a request are laid out together, in the order of
 /// Support/link-order/extension.order, so it touches fewer pages of its executable: 10.1 MiB
 /// resident instead of 13.5 (see BENCHMARKS.md and Support/link-order/README.md).
-let staticSwiftLinkerSettings: [LinkerSetting] = [.unsafeFlags([
+///
+/// `APPEX_LINK_SWIFT_SHARED` set links them to the shared libraries instead, as
+/// `Support/sanitize thread` does: with Foundation linked statically, ThreadSanitizer fails
+/// its own allocator check at the program's first `ProcessInfo.environment`.
+let staticSwiftLinkerSettings: [LinkerSetting] = Context.environment["APPEX_LINK_SWIFT_SHARED"] != nil ? [] : [.unsafeFlags([
     "-static-stdlib", "-use-ld=lld", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims",
     "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lFoundationInternationalization",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
