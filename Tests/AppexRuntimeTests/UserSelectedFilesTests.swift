@@ -1,8 +1,11 @@
 import AppexCore
 import AppexHost
+import AppexIPC
 import AppexItems
 import AppexSandbox
+import AppexSystem
 import AppexTesting
+import AppexWire
 import Foundation
 import Glibc
 import Synchronization
@@ -83,5 +86,57 @@ final class UserSelectedFilesTests {
         let notAFile = try await pick(type: "any") { _, _ in [folder] }
         #expect(notAFile.hasPrefix("refused: "), "\(notAFile)")
         #expect(notAFile.contains(folder.path), "\(notAFile)")
+    }
+
+    /// A host that answers `PickFiles` naming descriptor slots past those it sent, or with a
+    /// descriptor that is no regular file: the extension gets nothing the host did not send,
+    /// and is told what was dropped and why; the host's next answer, a proper one, is served.
+    @Test func aHostNamingSlotsPastItsDescriptorsHasThoseFilesDroppedAndTheExtensionToldWhy() async throws {
+        try await world.install([FaultWorld.Plugin(fault: "attempts", picksFiles: true)])
+        let client = try await RawClient.connect(home: world.test.home, version: WireVersion.current)
+        defer { client.close() }
+        let folder = try FileDescriptor.open(picked.deletingLastPathComponent().path, flags: O_RDONLY | O_DIRECTORY)
+        defer { folder.close() }
+        let file = try FileDescriptor.open(picked.path, flags: O_RDONLY)
+        defer { file.close() }
+        // One attachment of text, whose content the extension loads from the host.
+        let pick = [WireItem(attachments: [WireAttachment(providerID: 1, representations: [WireRepresentation(typeIdentifier: "public.plain-text", kind: .data)])])]
+        let line = Payload.data(Data("pick any \(picked.path)".utf8))
+
+        let first = UUID()
+        let started = try await client.begin(first, extension: FaultWorld.identifier("attempts"))
+        async let hostile = client.request(first, on: started.sessionID, items: pick)
+        try await client.answerLoad(on: started.sessionID, with: line)
+        try await answerPick(on: client, with: [
+            PickedFile(slot: 0, filename: "a folder", typeIdentifier: "public.folder"),
+            PickedFile(slot: 1, filename: "one past", typeIdentifier: "public.plain-text"),
+            PickedFile(slot: Int(Int32.max), filename: "far past", typeIdentifier: "public.plain-text"),
+        ], descriptors: [folder])
+        #expect(Self.text(of: try await hostile) == "refused: none of the files the host picked could be handed over: a folder is not a "
+            + "regular file; one past names descriptor slot 1, but the answer carried 1; far past names descriptor slot 2147483647, "
+            + "but the answer carried 1")
+        try client.daemon.send(.endRequest(RequestReference(first)))
+
+        let second = UUID()
+        try client.daemon.send(.requestBegun(RequestBegun(requestID: second, sessionID: started.sessionID)))
+        async let proper = client.request(second, on: started.sessionID, items: pick)
+        try await client.answerLoad(on: started.sessionID, with: line)
+        try await answerPick(on: client, with: [PickedFile(slot: 0, filename: "picked notes.txt", typeIdentifier: "public.plain-text")],
+                             descriptors: [file])
+        #expect(Self.text(of: try await proper) == "picked picked notes.txt: picked by the user; write: refused: Bad file descriptor; "
+            + "path: refused: Permission denied")
+    }
+
+    /// Waits for appexd to ask `client` to pick files, and answers with `files` and `descriptors`.
+    func answerPick(on client: RawClient, with files: [PickedFile], descriptors: [FileDescriptor]) async throws {
+        guard case .pickFiles(let asked)? = await client.nextFromDaemon(matching: { if case .pickFiles = $0 { true } else { false } }) else {
+            throw WorldError("appexd never asked the host to pick files")
+        }
+        try client.daemon.send(.pickedFiles(PickedFiles(call: asked.call, files: files)), descriptors: descriptors)
+    }
+
+    static func text(of answer: WireMessage?) -> String? {
+        guard case .completeRequest(let outcome)? = answer else { return "no outcome: \(String(describing: answer))" }
+        return outcome.items.first?.attributedContentText?.text
     }
 }

@@ -46,11 +46,11 @@ final class RawClient: Sendable {
         return started
     }
 
-    /// Sends `requestID`, with one item of no attachments, on `session`, and returns the
-    /// extension's answer, or nil if none came within `seconds`.
-    func request(_ requestID: UUID, on session: UInt64, within seconds: Double = 15) async throws -> WireMessage? {
+    /// Sends `requestID` with `items` (one of no attachments, unless told) on `session`, and
+    /// returns the extension's answer, or nil if none came within `seconds`.
+    func request(_ requestID: UUID, on session: UInt64, items: [WireItem] = [WireItem()], within seconds: Double = 15) async throws -> WireMessage? {
         guard let (connection, mail) = sessions.withLock({ $0[session] }) else { throw WorldError("no session \(session)") }
-        try connection.send(.extensionRequest(RequestItems(requestID: requestID, items: [WireItem()])))
+        try connection.send(.extensionRequest(RequestItems(requestID: requestID, items: items)))
         return await mail.next(within: seconds) { message in
             switch message {
             case .completeRequest(let answer): answer.requestID == requestID
@@ -58,6 +58,16 @@ final class RawClient: Sendable {
             default: false
             }
         }
+    }
+
+    /// Answers the extension's next `LoadRequest` on `session`, for an attachment's content,
+    /// with `payload`.
+    func answerLoad(on session: UInt64, with payload: Payload) async throws {
+        guard let (connection, mail) = sessions.withLock({ $0[session] }) else { throw WorldError("no session \(session)") }
+        guard case .loadRequest(let load)? = await mail.next(within: 15, matching: { if case .loadRequest = $0 { true } else { false } }) else {
+            throw WorldError("the extension never asked for an attachment's content")
+        }
+        try connection.send(.loadResult(LoadResult(loadID: load.loadID, typeIdentifier: load.typeIdentifier, payload: payload)))
     }
 
     /// Sends `RequestAcknowledged` for `requestID` on `session`.
