@@ -89,6 +89,26 @@ final class SandboxedExtensionTests {
         #expect(results.allSatisfy { $0.hasPrefix("refused: ") }, "\(results)")
     }
 
+    /// Another extension's channels are unnamed socket pairs, so the only ways to them are
+    /// through its process: its `/proc` entry, a pidfd, ptrace.
+    @Test(.enabled(if: Sandbox.KernelSupport.current.isolationProblem == nil && Sandbox.KernelSupport.current.seccomp))
+    func anotherExtensionsChannelsAreOutOfReach() async throws {
+        try await world.install("attempts", "neverAnswers")
+        let neverAnswers = try await world.extension("neverAnswers")
+        let waiting = try await neverAnswers.beginExtensionRequest(withInputItems: [textItem("never answered")])
+        defer { neverAnswers.cancelExtensionRequest(withIdentifier: waiting) }
+        // The extension itself, not its pid namespace's init: the one that holds a session (4).
+        func holdingASession() -> Int32? { world.extensionProcesses().first { FileManager.default.fileExists(atPath: "/proc/\($0)/fd/4") } }
+        #expect(await eventually { holdingASession() != nil })
+        let other = try #require(holdingASession())
+        let results = try await attempt(["stat /proc/\(other)/fd/3", "getfd \(other) 3", "getfd \(other) 4", "ptrace \(other)",
+                                         "getfd 1 2", "stat /proc/self/fd/3"])
+        // Not in its pid namespace, so there is no such process; and pidfd_getfd is refused
+        // even on a process it can see (its init, pid 1).
+        #expect(results == ["refused: No such file or directory", "refused: No such process", "refused: No such process",
+                            "refused: Operation not permitted", "refused: Operation not permitted", "allowed"], "\(results)")
+    }
+
     @Test(.enabled(if: Sandbox.KernelSupport.current.seccomp))
     func connectingToAnyUnixSocketByItsPathFails() async throws {
         // Landlock doesn't govern connecting to a Unix socket by its path, so the seccomp

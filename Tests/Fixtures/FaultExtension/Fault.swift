@@ -45,7 +45,8 @@ enum Fault: String {
     /// one line each: "allowed", or "refused: " and the error. The attempts: `read PATH`
     /// (open a file or folder for reading), `write PATH` (create a file), `ptrace PID`
     /// (attach), `connect PORT` (TCP to 127.0.0.1), `unix PATH` (a Unix socket by its path),
-    /// `socketpair -` (a connected pair), `stat PATH` (whether the path exists), `fork COUNT` (children that wait,
+    /// `socketpair -` (a connected pair), `getfd PID FD` (copy another process's descriptor
+    /// through a pidfd), `stat PATH` (whether the path exists), `fork COUNT` (children that wait,
     /// once appexd has moved it into its pids cgroup; a refusal says after how many) and
     /// `group ID` (ask for the group's container, and write `from-extension.txt` in it, in a
     /// coordinated write) and `pick TYPE PATH` (ask the user for a file of TYPE, `any` for

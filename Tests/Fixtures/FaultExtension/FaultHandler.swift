@@ -124,6 +124,15 @@ final class FaultHandler: NSExtensionRequestHandling {
             }
         case "unix":
             return connectUnix(parts[1])
+        case "getfd":
+            // Another process's descriptor, copied: pidfd_open(PID), then pidfd_getfd(FD).
+            let numbers = parts[1].split(separator: " ").compactMap { Int32($0) }
+            guard numbers.count == 2 else { return "unknown attempt \(line)" }
+            let pidfd = Int32(cSyscall(434 /* SYS_pidfd_open */, Int(numbers[0]), 0, 0))
+            guard pidfd >= 0 else { return "refused: \(String(cString: strerror(errno)))" }
+            defer { close(pidfd) }
+            result = Int32(cSyscall(438 /* SYS_pidfd_getfd */, Int(pidfd), Int(numbers[1]), 0))
+            if result >= 0 { close(result) }
         case "socketpair":
             var pair: [Int32] = [-1, -1]
             result = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)
@@ -355,6 +364,11 @@ final class FaultHandler: NSExtensionRequestHandling {
 /// A class that exists but does not adopt `NSExtensionRequestHandling`, for the test of a
 /// principal class that can't serve.
 final class NotAHandler {}
+
+/// syscall(2) with three arguments, which Swift's Glibc module leaves out because the C
+/// declaration is variadic.
+@_silgen_name("syscall")
+private func cSyscall(_ number: Int, _ first: Int, _ second: Int, _ third: Int) -> Int
 
 /// ptrace(2), which Swift's Glibc module leaves out because the C declaration is variadic.
 @_silgen_name("ptrace")
