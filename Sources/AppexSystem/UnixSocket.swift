@@ -80,7 +80,7 @@ public enum UnixSocket {
     /// for at most `timeout`; false if the time ran out first.
     public static func waitForInput(_ socket: FileDescriptor, timeout: Duration) throws(SystemError) -> Bool {
         var entry = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(clamping: max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = Int32(clamping: max(0, timeout.milliseconds))
         return try retrying("poll") { poll(&entry, 1, milliseconds) } > 0
     }
 

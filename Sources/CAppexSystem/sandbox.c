@@ -303,7 +303,8 @@ APPEX_CHILD_SIDE static int appex_probe_child(void *raw) {
     return appex_probe_enter(raw);
 }
 
-pid_t appex_clone(int (*child)(void *), void *stackTop, int flags, void *argument) {
+// Runs in a child too: appex_sandbox_join_namespaces starts the program with it.
+APPEX_CHILD_SIDE pid_t appex_clone(int (*child)(void *), void *stackTop, int flags, void *argument) {
 #if APPEX_THREAD_SANITIZER
     typedef int (*clone_function)(int (*)(void *), void *, int, void *, ...);
     static clone_function glibc;
