@@ -46,6 +46,7 @@ var package = Package(
         .library(name: "AppexBundles", targets: ["AppexBundles"]),
         .library(name: "AppexRegistry", targets: ["AppexRegistry"]),
         .library(name: "AppexWire", targets: ["AppexWire"]),
+        .library(name: "AppexLocking", targets: ["AppexLocking"]),
         .library(name: "AppexSystem", targets: ["AppexSystem"]),
         .library(name: "AppexIPC", targets: ["AppexIPC"]),
         .library(name: "AppexSandbox", targets: ["AppexSandbox"]),
@@ -81,31 +82,34 @@ var package = Package(
     targets: [
         .target(
             name: "AppexCore",
+            dependencies: ["AppexLocking"],
             resources: [.copy("Types/SystemTypes.plist")]
         ),
         .target(name: "AppexBundles", dependencies: ["AppexCore"]),
         .target(name: "AppexWire", dependencies: ["AppexCore"]),
-        .target(name: "CAppexSystem"),
-        .target(name: "AppexSystem", dependencies: ["CAppexSystem"]),
-        .target(name: "AppexIPC", dependencies: ["AppexCore", "AppexWire", "AppexSystem"]),
+        .target(name: "CAppexLocking"),
+        .target(name: "AppexLocking", dependencies: ["CAppexLocking"]),
+        .target(name: "CAppexSystem", dependencies: ["CAppexLocking"]),
+        .target(name: "AppexSystem", dependencies: ["AppexLocking", "CAppexSystem"]),
+        .target(name: "AppexIPC", dependencies: ["AppexLocking", "AppexCore", "AppexWire", "AppexSystem"]),
         .target(name: "AppexSandbox", dependencies: ["AppexSystem"]),
-        .target(name: "AppexSession", dependencies: ["AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
-        .target(name: "AppexHost", dependencies: ["AppexCore", "AppexIPC", "AppexItems", "AppexSession"]),
+        .target(name: "AppexSession", dependencies: ["AppexLocking", "AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
+        .target(name: "AppexHost", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexItems", "AppexSession"]),
         // The Action point's host glue: the returned items, loaded as the content that replaces the host's.
         .target(name: "AppexAction", dependencies: ["AppexCore", "AppexItems"]),
-        .target(name: "AppexShare", dependencies: ["AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
-        .target(name: "AppexToday", dependencies: ["AppexHost", "AppexIPC", "AppexItems", "AppexKit", "AppexWire"]),
-        .target(name: "AppexGroups", dependencies: ["AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
-        .target(name: "AppexApplication"),
-        .target(name: "AppexKit", dependencies: ["AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
+        .target(name: "AppexShare", dependencies: ["AppexLocking", "AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
+        .target(name: "AppexToday", dependencies: ["AppexLocking", "AppexHost", "AppexIPC", "AppexItems", "AppexKit", "AppexWire"]),
+        .target(name: "AppexGroups", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
+        .target(name: "AppexApplication", dependencies: ["AppexLocking"]),
+        .target(name: "AppexKit", dependencies: ["AppexLocking", "AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
         // Background sessions for apps and extensions, with Apple's names: appexd performs their tasks.
-        .target(name: "AppexTransfers", dependencies: ["AppexIPC", "AppexSystem", "AppexWire"]),
+        .target(name: "AppexTransfers", dependencies: ["AppexLocking", "AppexIPC", "AppexSystem", "AppexWire"]),
         // Background transfers: performs the registry's transfer tasks over HTTP. Not linked
         // into appexd, whose idle footprint it would raise from 20 to 29.5 MiB (docs/transfers.md).
         .target(
             name: "AppexTransferEngine",
             dependencies: [
-                "AppexCore", "AppexRegistry", "AppexSystem",
+                "AppexLocking", "AppexCore", "AppexRegistry", "AppexSystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -116,16 +120,16 @@ var package = Package(
         .target(
             name: "AppexDaemon",
             dependencies: [
-                "AppexCore", "AppexRegistry", "AppexIPC", "AppexSandbox",
+                "AppexLocking", "AppexCore", "AppexRegistry", "AppexIPC", "AppexSandbox",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "AppexItems", dependencies: ["AppexCore", "AppexSystem"]),
+        .target(name: "AppexItems", dependencies: ["AppexLocking", "AppexCore", "AppexSystem"]),
         .target(
             name: "AppexRegistry",
-            dependencies: ["AppexCore", "AppexBundles", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AppexLocking", "AppexCore", "AppexBundles", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "AppexSamples",
@@ -141,6 +145,7 @@ var package = Package(
         .target(name: "MonitorKit", path: "Samples/MonitorKit"),
         // A real HTTP server on loopback, in the test's process, for the transfer tests and benchmarks.
         .target(name: "AppexTestServer", dependencies: [
+            "AppexLocking",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -154,11 +159,11 @@ var package = Package(
         // What must hold for each parser that faces untrusted input, whatever bytes it is
         // given: libFuzzer drives it from Fuzz/, and AppexFuzzingTests replays the seeds.
         .target(name: "AppexFuzzing", dependencies: ["AppexBundles", "AppexCore", "AppexToday", "AppexWire"]),
-        .target(name: "AppexTesting", dependencies: ["AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples"]),
+        .target(name: "AppexTesting", dependencies: ["AppexLocking", "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples"]),
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "appexd", "appex-transfers",
+                "AppexLocking", "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "appexd", "appex-transfers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
@@ -167,20 +172,21 @@ var package = Package(
         .executableTarget(name: "appex-transfers", dependencies: ["AppexCore", "AppexTransferEngine"], linkerSettings: staticSwiftLinkerSettings),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexCore"]),
-        .testTarget(name: "AppexSystemTests", dependencies: ["AppexSystem", "CAppexSystem", "AppexTesting"]),
-        .testTarget(name: "AppexIPCTests", dependencies: ["AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
+        .testTarget(name: "AppexLockingTests", dependencies: ["AppexLocking"]),
+        .testTarget(name: "AppexSystemTests", dependencies: ["AppexLocking", "AppexSystem", "CAppexSystem", "AppexTesting"]),
+        .testTarget(name: "AppexIPCTests", dependencies: ["AppexLocking", "AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
-        .testTarget(name: "AppexCLITests", dependencies: ["AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
+        .testTarget(name: "AppexCLITests", dependencies: ["AppexLocking", "AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
         .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexCore", "AppexRegistry", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
                                                                     .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "AppexTransfersTests", dependencies: ["AppexTransfers", "AppexWire"]),
-        .testTarget(name: "AppexItemsTests", dependencies: ["AppexItems", "AppexSystem"]),
+        .testTarget(name: "AppexTransfersTests", dependencies: ["AppexLocking", "AppexTransfers", "AppexWire"]),
+        .testTarget(name: "AppexItemsTests", dependencies: ["AppexLocking", "AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexTodayTests", dependencies: ["AppexToday"]),
         .testTarget(name: "AppexFuzzingTests", dependencies: ["AppexFuzzing"]),
         .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexSamples", "AppexTesting"]),
-        .testTarget(name: "AppexGroupsTests", dependencies: ["AppexCore", "AppexGroups", "AppexSamples", "AppexSystem", "AppexTesting",
+        .testTarget(name: "AppexGroupsTests", dependencies: ["AppexLocking", "AppexCore", "AppexGroups", "AppexSamples", "AppexSystem", "AppexTesting",
                                                             .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppexSandboxTests", dependencies: ["AppexSandbox", "AppexSamples", "AppexSystem", "AppexTesting"]),
         // An extension that misbehaves on purpose, for the runtime's fault tests. Every build
@@ -188,16 +194,16 @@ var package = Package(
         // test target, since its static-stdlib link flags would reach the test bundle's link.
         // A second process of an app group, for the tests of shared defaults and containers.
         // A containing app that uses app-only API, for AppexApplication's tests and `appex validate`'s.
-        .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
+        .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexLocking", "AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
         // A process that opens thousands of connections to appexd and never greets, for the hostile-peer tests.
         .executableTarget(name: "AppexConnectionFlood", dependencies: ["AppexSystem", "AppexWire"], path: "Tests/Fixtures/ConnectionFlood"),
         // A host that makes requests one after another and reports each one's outcome, for the load and chaos tests.
-        .executableTarget(name: "AppexLoadHost", dependencies: ["AppexHost", "AppexItems", "AppexWire"], path: "Tests/Fixtures/LoadHost"),
+        .executableTarget(name: "AppexLoadHost", dependencies: ["AppexLocking", "AppexHost", "AppexItems", "AppexWire"], path: "Tests/Fixtures/LoadHost"),
         // The step gate: runs a program so that each change it makes to the file system waits for the
         // crash-consistency tests, which SIGKILL it there, one step after another.
         .target(name: "CAppexStepGate", path: "Tests/Fixtures/StepGate"),
         .executableTarget(name: "AppexStepGate", dependencies: ["CAppexStepGate"], path: "Tests/Fixtures/StepGateWrapper"),
-        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexApplication", "AppexCore", "AppexGroups", "AppexIPC", "AppexSystem", "AppexToday", "AppexTransfers", "AppexWire", .product(name: "GRDB", package: "GRDB.swift")],
+        .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexLocking", "AppexApplication", "AppexCore", "AppexGroups", "AppexIPC", "AppexSystem", "AppexToday", "AppexTransfers", "AppexWire", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",
@@ -213,7 +219,7 @@ var package = Package(
         .testTarget(
             name: "AppexRuntimeTests",
             dependencies: [
-                "AppexCore", "AppexGroups", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
+                "AppexLocking", "AppexCore", "AppexGroups", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
                 "AppexShare", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexToday", "AppexWire",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

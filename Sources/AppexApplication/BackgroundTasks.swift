@@ -1,6 +1,6 @@
+import AppexLocking
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The background tasks of the app, and what SIGTERM does while they run.
 ///
@@ -20,7 +20,7 @@ final class BackgroundTasks: Sendable {
         var gracePeriod: Duration = .seconds(25)
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "AppexApplication.BackgroundTasks")
 
     var gracePeriod: Duration {

@@ -1,5 +1,6 @@
 import AppexCore
 import AppexIPC
+import AppexLocking
 import AppexRegistry
 import AppexSystem
 import AppexWire
@@ -15,7 +16,7 @@ final class ClientHandler: Sendable {
     /// The installed bundle the client runs, once found: a background session's process
     /// is known by it for as long as its connection lasts, even if the process has exited
     /// by the time appexd reads its last messages (an acknowledgement before it ends).
-    private let identified = Mutex<CallingBundle?>(nil)
+    private let identified = Locked<CallingBundle?>(nil)
 
     private init(client: ClientRecord, supervisor: Supervisor) {
         self.client = client

@@ -1,5 +1,6 @@
 import AppexCore
 import AppexIPC
+import AppexLocking
 import AppexRegistry
 import AppexSystem
 import AppexWire

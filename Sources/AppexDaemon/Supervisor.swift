@@ -1,11 +1,11 @@
 import AppexCore
 import AppexIPC
+import AppexLocking
 import AppexRegistry
 import AppexSandbox
 import AppexSystem
 import AppexWire
 import Foundation
-import Synchronization
 
 /// Launches extensions, watches them, enforces their point's policy, and tells hosts how
 /// their requests ended when an extension can't.
@@ -27,7 +27,7 @@ final class Supervisor: Sendable {
     /// The cgroups that cap each process's memory and processes.
     let cgroups = ExtensionCgroups()
     /// Everything that changes; see above.
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Wakes the tick loop when a process appears.
     let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     /// Where extensions' standard output and error go: the daemon's own stderr.

@@ -1,4 +1,5 @@
 import AppexCore
+import AppexLocking
 import AppexRegistry
 import AppexSystem
 import AppexWire

@@ -1,3 +1,4 @@
+import AppexLocking
 import AppexRegistry
 import AppexSystem
 import Foundation

@@ -1,10 +1,10 @@
 import AppexCore
 import AppexIPC
+import AppexLocking
 import AppexRegistry
 import AppexSystem
 import AppexWire
 import Foundation
-import Synchronization
 
 /// appexd's background sessions (docs/transfers.md): which process is attached to each, and
 /// the calls it makes there. A session belongs to the containing app of the process that
@@ -44,9 +44,9 @@ final class TransferSessions: Sendable {
     let home: AppexHome
     let registry: Registry
     let transfers: TransfersProcess
-    let attachments = Mutex<[Key: Attachment]>([:])
+    let attachments = Locked<[Key: Attachment]>([:])
     /// The newest event each session's app was launched for (``wakeApps()``).
-    let woken = Mutex<[Key: Int64]>([:])
+    let woken = Locked<[Key: Int64]>([:])
     /// Yields when a process attaches, so the poll starts.
     let attached = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 

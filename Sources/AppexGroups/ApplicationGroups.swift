@@ -1,5 +1,5 @@
+import AppexLocking
 public import Foundation
-import Synchronization
 
 /// App group containers: which this process may have, and where they are.
 ///
@@ -9,7 +9,7 @@ import Synchronization
 /// executable appexd matches to an installed app. A container is made on first use.
 /// Answers are kept for the life of the process.
 public enum ApplicationGroups {
-    private static let found = Mutex<[String: URL]>([:])
+    private static let found = Locked<[String: URL]>([:])
 
     /// The container of `group`, made if need be, or why this process may not have it.
     public static func container(for group: String) -> Result<URL, GroupAccessError> {

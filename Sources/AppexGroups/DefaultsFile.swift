@@ -1,7 +1,7 @@
+import AppexLocking
 import AppexSystem
 import Foundation
 import Glibc
-import Synchronization
 
 /// One suite's values in a property list file that several processes share, such as an
 /// app and its extensions in their group container. One object per file in each process,
@@ -36,7 +36,7 @@ final class DefaultsFile: @unchecked Sendable {
     /// watched, and the watcher still runs.
     private var isNotified: Bool { isWatched && DirectoryWatcher.shared?.isRunning == true }
 
-    private static let open = Mutex<[String: WeakFile]>([:])
+    private static let open = Locked<[String: WeakFile]>([:])
 
     /// The suite `name` in `folder`, made if need be: this process's object for it.
     static func shared(folder: URL, name: String) throws -> DefaultsFile {

@@ -1,3 +1,4 @@
+import AppexLocking
 import Foundation
 import Glibc
 import Synchronization
@@ -16,7 +17,7 @@ final class DirectoryWatcher: Sendable {
     /// Whether changes are still being reported.
     var isRunning: Bool { running.load(ordering: .acquiring) }
     /// What to call for each file name, by watch descriptor.
-    private let watchers = Mutex<[Int32: [String: [@Sendable () -> Void]]]>([:])
+    private let watchers = Locked<[Int32: [String: [@Sendable () -> Void]]]>([:])
 
     private init?() {
         inotify = inotify_init1(Int32(IN_CLOEXEC))

@@ -1,10 +1,10 @@
+import AppexLocking
 import Foundation
-import Synchronization
 
 /// Says on standard error why a group API gave nothing, once per group and process, so a
 /// nil is never silent and a loop that asks again does not flood the log.
 enum RefusalLog {
-    private static let said = Mutex<Set<String>>([])
+    private static let said = Locked<Set<String>>([])
 
     static func once(_ group: String, _ message: String) {
         guard said.withLock({ $0.insert(group).inserted }) else { return }

@@ -1,6 +1,6 @@
+import AppexLocking
 import AppexWire
 import Foundation
-import Synchronization
 
 /// Runs async work to completion from synchronous code, for the Apple-shaped APIs that
 /// block (`NSExtension(identifier:)`, `beginExtensionRequest`).
@@ -10,7 +10,7 @@ import Synchronization
 /// variants exist for that case.
 enum Blocking {
     static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws(ErrorInfo) -> Value) throws(ErrorInfo) -> Value {
-        let result = Mutex<Result<Value, ErrorInfo>?>(nil)
+        let result = Locked<Result<Value, ErrorInfo>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             let outcome: Result<Value, ErrorInfo>

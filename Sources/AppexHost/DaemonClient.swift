@@ -1,9 +1,9 @@
 public import AppexCore
 import AppexIPC
+import AppexLocking
 import AppexSystem
 public import AppexWire
 import Foundation
-import Synchronization
 
 /// A connection to appexd, for hosts and the CLI: queries, requests and process lists.
 ///
@@ -17,7 +17,7 @@ public final class DaemonClient: Sendable {
     /// The protocol version agreed in the handshake.
     public let version: UInt32
     let connection: Connection
-    private let handlers = Mutex<Handlers?>(nil)
+    private let handlers = Locked<Handlers?>(nil)
 
     /// What a host does with the daemon's events.
     private struct Handlers {
@@ -81,7 +81,7 @@ public final class DaemonClient: Sendable {
         let socket = try DaemonConnector.connect(home: home, startIfNeeded: startIfNeeded)
         let connection = Connection(socket: socket, name: "appexd")
         let greeting = Greeting()
-        let client = Mutex<DaemonClient?>(nil)
+        let client = Locked<DaemonClient?>(nil)
         connection.start { incoming in
             if let client = client.withLock({ $0 }) {
                 client.route(incoming)
@@ -226,7 +226,7 @@ private final class Greeting: Sendable {
         var closedUnanswered = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Whether the connection closed before any answer came.
     var closedUnanswered: Bool { state.withLock { $0.closedUnanswered } }

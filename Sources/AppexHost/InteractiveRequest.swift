@@ -1,7 +1,7 @@
 public import AppexItems
+import AppexLocking
 public import AppexWire
 public import Foundation
-import Synchronization
 
 /// A request whose host and extension talk while it runs, in the point's own messages
 /// (`PointMessage` in docs/wire.md): Share's compose sheet, a Today widget's content.
@@ -25,7 +25,7 @@ public final class InteractiveRequest: Sendable {
 
     private let broker: RequestBroker
     private let continuation: AsyncStream<PointMessage>.Continuation
-    private let sent = Mutex<UInt64>(0)
+    private let sent = Locked<UInt64>(0)
     private let ending = OutcomeBox()
 
     /// The most messages kept for a reader that falls behind: past it, the oldest are

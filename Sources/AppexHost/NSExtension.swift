@@ -1,8 +1,8 @@
 public import AppexCore
 public import AppexItems
+import AppexLocking
 public import AppexWire
 public import Foundation
-import Synchronization
 
 /// An installed extension, as a host app uses it: Apple's `NSExtension`.
 ///
@@ -37,7 +37,7 @@ public final class NSExtension: Sendable {
     }
 
     let home: AppexHome
-    private let blocks = Mutex(Blocks())
+    private let blocks = Locked(Blocks())
 
     private init(summary: ExtensionSummary, home: AppexHome) {
         self.identifier = summary.identifier
@@ -205,7 +205,7 @@ public final class NSExtension: Sendable {
 
 /// Holds one request's outcome for everyone who awaits it.
 final class OutcomeBox: Sendable {
-    private let state = Mutex<(outcome: ExtensionRequestOutcome?, waiters: [CheckedContinuation<ExtensionRequestOutcome, Never>])>((nil, []))
+    private let state = Locked<(outcome: ExtensionRequestOutcome?, waiters: [CheckedContinuation<ExtensionRequestOutcome, Never>])>((nil, []))
 
     func set(_ outcome: ExtensionRequestOutcome) {
         let waiters = state.withLock { state in

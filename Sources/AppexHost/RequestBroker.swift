@@ -1,11 +1,11 @@
 import AppexCore
 import AppexIPC
 import AppexItems
+import AppexLocking
 import AppexSession
 import AppexSystem
 import AppexWire
 import Foundation
-import Synchronization
 
 /// Runs a host process's extension requests over one connection to appexd: starts each
 /// request, keeps the sessions to extension processes, and turns every way a request can
@@ -53,7 +53,7 @@ final class RequestBroker: Sendable {
     static let reasonWait = DispatchTimeInterval.seconds(2)
 
     let daemon: DaemonClient
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private init(daemon: DaemonClient) {
         self.daemon = daemon
@@ -61,7 +61,7 @@ final class RequestBroker: Sendable {
 
     // MARK: One broker per home
 
-    private static let brokers = Mutex<[String: RequestBroker]>([:])
+    private static let brokers = Locked<[String: RequestBroker]>([:])
 
     /// The broker for `home`, connecting (and starting appexd) if there is none or the last
     /// one lost its daemon.

@@ -1,7 +1,7 @@
+import AppexLocking
 public import AppexSystem
 public import AppexWire
 public import Foundation
-import Synchronization
 
 /// A framed, message-level connection over a Unix stream socket, with descriptor passing.
 ///
@@ -22,8 +22,8 @@ public final class Connection: Sendable, CustomStringConvertible {
     private let socket: FileDescriptor
     /// What the connection guards against, if its peer is not trusted.
     private let untrusted: UntrustedPeer?
-    private let sendLock = Mutex(())
-    private let state = Mutex(State())
+    private let sendLock = Locked(())
+    private let state = Locked(State())
     private let calls = PendingCalls()
 
     private struct State {
@@ -86,7 +86,7 @@ public final class Connection: Sendable, CustomStringConvertible {
     /// connection's handler, which runs on the thread that would read the answer.
     public func callWaiting(_ message: (UInt64) -> WireMessage, descriptors: [FileDescriptor] = [],
                             timeout: DispatchTimeInterval = .seconds(5)) throws(ConnectionError) -> IncomingMessage {
-        let answer = Mutex<Result<IncomingMessage, ConnectionError>?>(nil)
+        let answer = Locked<Result<IncomingMessage, ConnectionError>?>(nil)
         let arrived = DispatchSemaphore(value: 0)
         let number = send(call: message, descriptors: descriptors) { result in
             answer.withLock { $0 = result }

@@ -1,8 +1,8 @@
 import AppexCore
+import AppexLocking
 import AppexSystem
 public import AppexWire
 public import Foundation
-import Synchronization
 
 /// How this process makes a call to appexd for itself: a group's container
 /// (`GroupContainer`), a widget's content setting (`WidgetHasContent`). An app calls on a
@@ -19,7 +19,7 @@ public enum DaemonCalls {
     /// How long an app waits for appexd's handshake and for each answer.
     public static let timeout: DispatchTimeInterval = .seconds(5)
 
-    private static let caller = Mutex<Caller>(onOwnConnection)
+    private static let caller = Locked<Caller>(onOwnConnection)
 
     /// Calls appexd with `message`, which needs protocol `version` or later, and waits for
     /// the answer, at most ``timeout`` for an app.

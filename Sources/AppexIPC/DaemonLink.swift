@@ -1,8 +1,8 @@
 import AppexCore
+import AppexLocking
 public import AppexSystem
 public import AppexWire
 public import Foundation
-import Synchronization
 
 /// A lasting, greeted connection from this process to appexd, for what appexd tells it
 /// later, unasked: a background session's task updates and events.
@@ -33,10 +33,10 @@ public final class DaemonLink: Sendable {
         var nextListener: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let greeted = DispatchSemaphore(value: 0)
 
-    private static let installedLink = Mutex<DaemonLink?>(nil)
+    private static let installedLink = Locked<DaemonLink?>(nil)
 
     /// A link over `connection`, whose reader passes everything that answers no call to
     /// ``deliver(_:)`` and its end to ``end(_:)``.

@@ -1,11 +1,11 @@
-import Synchronization
+import AppexLocking
 
 /// Calls waiting for their answers, by call number: each with what to do with its answer,
 /// whether that resumes a task or wakes a waiting thread.
 final class PendingCalls: Sendable {
     typealias Resume = @Sendable (Result<IncomingMessage, ConnectionError>) -> Void
 
-    private let state = Mutex((next: UInt64(1), waiting: [UInt64: Resume]()))
+    private let state = Locked((next: UInt64(1), waiting: [UInt64: Resume]()))
 
     func nextNumber() -> UInt64 {
         state.withLock { state in

@@ -1,11 +1,11 @@
 import AppexGroups
 import AppexIPC
 import AppexItems
+import AppexLocking
 import AppexSession
 import AppexSystem
 import AppexWire
 import Foundation
-import Synchronization
 
 /// The extension process's connections: descriptor 3 to appexd and descriptor 4 to the
 /// host, and the requests in flight between them.
@@ -32,7 +32,7 @@ final class ExtensionRuntime: Sendable {
     let link: DaemonLink
     let session: Connection
     private let loads: PendingLoads
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Starts a request on the main thread; set once, before the session starts.
     private let begin: @Sendable (NSExtensionContext) -> Void
 

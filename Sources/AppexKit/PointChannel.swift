@@ -1,7 +1,7 @@
 import AppexIPC
+import AppexLocking
 public import AppexWire
 import Foundation
-import Synchronization
 
 /// One request's share of its session for the point's own messages (`PointMessage` in
 /// docs/wire.md): what the extension sends the host, and the host's messages, delivered in
@@ -28,7 +28,7 @@ public final class PointChannel: Sendable {
 
     private let requestID: UUID
     private let runtime: ExtensionRuntime
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(requestID: UUID, runtime: ExtensionRuntime) {
         self.requestID = requestID

@@ -1,5 +1,6 @@
 import AppexCore
 import AppexBundles
+import AppexLocking
 import Foundation
 import GRDB
 import Synchronization

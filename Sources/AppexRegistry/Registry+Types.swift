@@ -1,4 +1,5 @@
 public import AppexCore
+import AppexLocking
 import GRDB
 import Synchronization
 

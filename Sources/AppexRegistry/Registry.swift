@@ -1,7 +1,7 @@
 public import AppexCore
+import AppexLocking
 import Foundation
 import GRDB
-import Synchronization
 
 /// The record of what is installed: apps, extensions, the user's choices, and the queries
 /// hosts make. One SQLite database (WAL) that the CLI and the daemon may open at once.
@@ -15,7 +15,7 @@ public final class Registry: Sendable {
     /// Where the registry's database, apps and containers live.
     public let home: AppexHome
     let database: DatabasePool
-    let cache = Mutex(RegistryCache())
+    let cache = Locked(RegistryCache())
 
     /// Opens (creating if needed) the registry under `home`, and finishes any removal a
     /// crashed install or uninstall left behind.

@@ -1,8 +1,8 @@
 public import AppexIPC
 public import AppexItems
+import AppexLocking
 public import AppexWire
 public import Foundation
-import Synchronization
 
 /// The extension's side of lazy loading: sends each ``LoadRequest`` on the session and
 /// completes it when the host's ``LoadResult`` arrives.
@@ -16,7 +16,7 @@ public final class PendingLoads: Sendable {
     }
 
     private let connection: Connection
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(connection: Connection) {
         self.connection = connection

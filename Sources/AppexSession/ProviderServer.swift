@@ -1,4 +1,5 @@
 public import AppexItems
+import AppexLocking
 public import AppexSystem
 public import AppexWire
 public import Foundation
@@ -17,7 +18,7 @@ public final class ProviderServer: Sendable {
         let provider: NSItemProvider
     }
 
-    private let providers = Mutex<[UInt64: Entry]>([:])
+    private let providers = Locked<[UInt64: Entry]>([:])
     private let nextID = Atomic<UInt64>(1)
 
     public init() {}

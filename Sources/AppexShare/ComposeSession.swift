@@ -2,7 +2,7 @@ public import AppexItems
 public import AppexHost
 public import AppexWire
 import Foundation
-import Synchronization
+import AppexLocking
 
 /// The host's side of a Share extension's compose sheet: it starts the request, keeps the
 /// last sheet the extension sent, and sends the user's doings back.
@@ -39,9 +39,9 @@ public final class ComposeSession: Sendable {
 
     /// The request the sheet belongs to.
     public let request: InteractiveRequest
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The task reading the extension's sheets, which ends after the request does.
-    private let reader = Mutex<Task<Void, Never>?>(nil)
+    private let reader = Locked<Task<Void, Never>?>(nil)
 
     private init(request: InteractiveRequest) {
         self.request = request

@@ -1,5 +1,5 @@
+import AppexLocking
 import Foundation
-import Synchronization
 
 /// The one thread, living as long as the process, that spawns every child that must die
 /// with this process.
@@ -11,7 +11,7 @@ import Synchronization
 final class LauncherThread: Sendable {
     static let shared = LauncherThread()
 
-    private let queue = Mutex<[@Sendable () -> Void]>([])
+    private let queue = Locked<[@Sendable () -> Void]>([])
     private let work = DispatchSemaphore(value: 0)
 
     private init() {
@@ -30,7 +30,7 @@ final class LauncherThread: Sendable {
 
     /// Spawns `launch` on the launcher thread and waits for the result.
     func spawn(_ launch: ProcessLaunch) throws(SystemError) -> ProcessDescriptor {
-        let result = Mutex<Result<ProcessDescriptor, SystemError>?>(nil)
+        let result = Locked<Result<ProcessDescriptor, SystemError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         queue.withLock {
             $0.append {

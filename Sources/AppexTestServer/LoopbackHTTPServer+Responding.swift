@@ -1,3 +1,4 @@
+import AppexLocking
 import Crypto
 import Foundation
 import HTTPTypes

@@ -1,10 +1,10 @@
+import AppexLocking
 public import Foundation
 import Hummingbird
 import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOSSL
-import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1, in the test's own process, for the transfer tests
 /// and benchmarks: it serves generated files of any size with ranges and validators, takes
@@ -80,14 +80,14 @@ public final class LoopbackHTTPServer: Sendable {
     public let port: Int
     /// `https` or `http`.
     public let scheme: String
-    let state: Mutex<State>
-    private let running: Mutex<Task<Void, any Error>?>
+    let state: Locked<State>
+    private let running: Locked<Task<Void, any Error>?>
 
     private init(port: Int, scheme: String, running: Task<Void, any Error>) {
         self.port = port
         self.scheme = scheme
-        state = Mutex(State())
-        self.running = Mutex(running)
+        state = Locked(State())
+        self.running = Locked(running)
     }
 
     /// Starts a server on a free port of 127.0.0.1 and returns once it accepts connections:
@@ -161,7 +161,7 @@ public final class LoopbackHTTPServer: Sendable {
 
 /// The server, for the responder made before it.
 private final class ServerBox: Sendable {
-    private let value = Mutex<LoopbackHTTPServer?>(nil)
+    private let value = Locked<LoopbackHTTPServer?>(nil)
 
     func set(_ server: LoopbackHTTPServer) { value.withLock { $0 = server } }
 

@@ -1,9 +1,9 @@
 import AppexBundles
+import AppexLocking
 public import AppexRegistry
 import AppexSamples
 public import Foundation
 import Glibc
-import Synchronization
 
 /// The sample apps (Notes, Photos, Text Tools), assembled once per test process into a
 /// folder that is removed when the process exits. Tests install from it and must not change
@@ -37,7 +37,7 @@ public enum AssembledSamples {
 }
 
 /// The folder to remove at exit.
-private let removal = Mutex<String?>(nil)
+private let removal = Locked<String?>(nil)
 
 private func removeAssembledSamples() {
     guard let path = removal.withLock({ $0 }) else { return }

@@ -1,5 +1,5 @@
+import AppexLocking
 import Foundation
-import Synchronization
 
 /// Runs blocking work (waiting for a child process, copying a bundle, polling a socket) on a
 /// thread of its own, and awaits its result, so it never holds up Swift's cooperative pool.
@@ -26,10 +26,10 @@ final class BlockingWork: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(width: Int) {
-        state = Mutex(State(free: width))
+        state = Locked(State(free: width))
     }
 
     /// Waits for a turn.

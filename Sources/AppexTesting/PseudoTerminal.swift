@@ -1,3 +1,4 @@
+import AppexLocking
 public import Foundation
 import Glibc
 import Synchronization
@@ -23,7 +24,7 @@ public final class PseudoTerminal: Sendable {
     private let process: Process
     /// What the program wrote, as the reading thread receives it.
     private final class Received: Sendable {
-        let bytes = Mutex<[UInt8]>([])
+        let bytes = Locked<[UInt8]>([])
         /// Whether the reader has seen the terminal's end.
         let ended = Atomic(false)
         let finished = DispatchSemaphore(value: 0)

@@ -5,10 +5,12 @@ public import Foundation
 /// Tests run in parallel in one process, so whole-process counts are noisy; these ask about
 /// the resources one test owns: descriptors under a folder, pipes by name, children by pid.
 public enum ResourceCounts {
-    /// What each open descriptor refers to: a path, or a kernel name such as `pipe:[1234]`.
-    public static func openDescriptorTargets() -> [String] {
-        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+    /// What each open descriptor of this process, or of process `pid`, refers to: a path, or
+    /// a kernel name such as `pipe:[1234]`.
+    public static func openDescriptorTargets(of pid: Int32? = nil) -> [String] {
+        let folder = "/proc/\(pid.map(String.init) ?? "self")/fd"
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }
     }
 
     /// How many open descriptors refer to files under `folder`.

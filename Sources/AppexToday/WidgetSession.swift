@@ -1,7 +1,7 @@
 public import AppexHost
+import AppexLocking
 public import AppexWire
 import Foundation
-import Synchronization
 
 /// The host's side of one Today widget while a Today view shows it: it presents the widget,
 /// asks it for updates, tells it what the user does, and reports what it sends.
@@ -64,8 +64,8 @@ public final class WidgetSession: Sendable {
     /// How long this widget has to answer an update.
     public let updateDeadline: Duration
     private let events: @Sendable (Event) -> Void
-    private let state = Mutex(State())
-    private let reader = Mutex<Task<Void, Never>?>(nil)
+    private let state = Locked(State())
+    private let reader = Locked<Task<Void, Never>?>(nil)
 
     private init(request: InteractiveRequest, updateDeadline: Duration, events: @escaping @Sendable (Event) -> Void) {
         self.request = request

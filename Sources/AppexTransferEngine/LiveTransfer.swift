@@ -1,5 +1,5 @@
+import AppexLocking
 import AppexRegistry
-import Synchronization
 
 /// A running task as it goes: its byte counts, when a byte last went either way, and why it
 /// was stopped, if it was. The attempt updates it from whatever task moves the bytes; the
@@ -16,14 +16,14 @@ final class LiveTransfer: Sendable {
         var interruption: Interruption?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let registry: Registry
     private let progressInterval: Duration
     private let observer: @Sendable (TransferTask) -> Void
 
     init(_ task: TransferTask, registry: Registry, progressInterval: Duration, observer: @escaping @Sendable (TransferTask) -> Void) {
         let now = ContinuousClock.now
-        state = Mutex(State(task: task, lastByte: now, lastRecorded: now))
+        state = Locked(State(task: task, lastByte: now, lastRecorded: now))
         self.registry = registry
         self.progressInterval = progressInterval
         self.observer = observer

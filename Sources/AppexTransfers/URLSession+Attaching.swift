@@ -1,4 +1,5 @@
 import AppexIPC
+import AppexLocking
 import AppexWire
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import AppexIPC
+import AppexLocking
 import AppexSystem
 import AppexWire
 import Foundation

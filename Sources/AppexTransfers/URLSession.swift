@@ -1,9 +1,9 @@
 import AppexIPC
+import AppexLocking
 import AppexSystem
 import AppexWire
 public import Foundation
 import Glibc
-import Synchronization
 
 /// A background session, as `URLSession` with a background configuration on Apple's
 /// systems: appexd performs its uploads and downloads, whether or not this process goes on,
@@ -40,11 +40,11 @@ open class URLSession: @unchecked Sendable {
         var invalidated = false
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
     let link: DaemonLink?
     /// Whether the link is the session's own connection, closed when it is invalidated.
     let ownsLink: Bool
-    private let listener = Mutex<UInt64?>(nil)
+    private let listener = Locked<UInt64?>(nil)
 
     /// Makes the background session `configuration` names and attaches this process to it;
     /// `delegate` hears its tasks' progress and events on `queue`.
@@ -67,7 +67,7 @@ open class URLSession: @unchecked Sendable {
         }
         link = reached.link
         ownsLink = reached.owned
-        state = Mutex(State(delegate: delegate, unusable: reached.error))
+        state = Locked(State(delegate: delegate, unusable: reached.error))
         attach()
     }
 

@@ -1,5 +1,5 @@
+import AppexLocking
 public import Foundation
-import Synchronization
 
 /// The settings of a background ``URLSession``, as `URLSessionConfiguration` on Apple's
 /// systems: made with ``background(withIdentifier:)``, they give the session's transfers to
@@ -18,11 +18,11 @@ open class URLSessionConfiguration: @unchecked Sendable {
     /// The background session's identifier: unique within the containing app, whose app
     /// and extensions share the session (one process at a time).
     public let identifier: String?
-    private let settings: Mutex<Settings>
+    private let settings: Locked<Settings>
 
     private init(identifier: String, settings: Settings) {
         self.identifier = identifier
-        self.settings = Mutex(settings)
+        self.settings = Locked(settings)
     }
 
     /// A configuration whose sessions' uploads and downloads appexd performs, named

@@ -1,6 +1,6 @@
 import Foundation
 import AppexWire
-import Synchronization
+import AppexLocking
 
 /// One upload or download of a background ``URLSession``, as `URLSessionTask` on Apple's
 /// systems. It is made suspended; ``resume()`` hands it to appexd, which numbers it and
@@ -32,13 +32,13 @@ open class URLSessionTask: @unchecked Sendable {
     public let session: URLSession
     /// An upload's file.
     let file: URL?
-    let status: Mutex<Status>
+    let status: Locked<Status>
 
     init(session: URLSession, request: URLRequest?, file: URL? = nil) {
         self.session = session
         originalRequest = request
         self.file = file
-        status = Mutex(Status())
+        status = Locked(Status())
     }
 
     /// The task's number within its session, which appexd gives it when it is resumed (0

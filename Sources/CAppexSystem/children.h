@@ -5,14 +5,9 @@
 
 #include "CAppexSystem.h"
 
+#include <CAppexLocking.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define APPEX_THREAD_SANITIZER 1
-#endif
-#endif
 
 /// Marks a function that runs in a clone(CLONE_VM) child. Such a child borrows the stopped
 /// parent thread's memory, its ThreadSanitizer state included, so under ThreadSanitizer it

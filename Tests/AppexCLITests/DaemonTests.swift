@@ -7,7 +7,7 @@ import AppexWire
 import Foundation
 import Glibc
 import AppexIPC
-import Synchronization
+import AppexLocking
 import Testing
 
 /// appexd as a real process: started on demand, one per home, refusing bad peers, and
@@ -128,7 +128,7 @@ import Testing
         _ = try await appex.run(["ps"])
         let raw = try UnixSocket.connect(to: test.home.daemonSocketURL.path)
         let connection = Connection(socket: raw, name: "rude")
-        let answer = Mutex<WireMessage?>(nil)
+        let answer = Locked<WireMessage?>(nil)
         let closed = DispatchSemaphore(value: 0)
         connection.start { incoming in answer.withLock { $0 = incoming.message } } onClose: { _ in closed.signal() }
         try connection.send(greeting)

@@ -122,6 +122,7 @@ import Testing
         let count = 10_000
         let daemon = try await startDaemon()
         let before = ResourceCounts.held(by: daemon)
+        let heldBefore = ResourceCounts.openDescriptorTargets(of: daemon)
 
         // The connections are another process's (AppexConnectionFlood): thousands of open
         // descriptors here would meet Foundation's Process.run in other tests, which crashed
@@ -154,7 +155,7 @@ import Testing
         #expect((60...64).contains(timedOut), "\(pushedOut) pushed out, \(timedOut) timed out")
 
         #expect(await eventually { ResourceCounts.held(by: daemon).descriptors <= before.descriptors },
-                "appexd let go of every socket: \(before.descriptors) descriptors before, \(ResourceCounts.held(by: daemon).descriptors) after")
+                "appexd let go of every socket: \(before.descriptors) descriptors before, \(ResourceCounts.held(by: daemon).descriptors) after; held now and not before: \(ResourceCounts.openDescriptorTargets(of: daemon).filter { !heldBefore.contains($0) })")
         #expect(await eventually { ResourceCounts.held(by: daemon).threads <= before.threads + 2 },
                 "and of their threads: \(before.threads) before, \(ResourceCounts.held(by: daemon).threads) after")
         let again = try await appex.run(["ps"])

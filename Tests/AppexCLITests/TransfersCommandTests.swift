@@ -1,9 +1,9 @@
+import AppexLocking
 import AppexRegistry
 import AppexSamples
 import AppexTesting
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 /// `appex transfers`: the registry's background tasks, with their owner, state, bytes and a
@@ -67,7 +67,7 @@ import Testing
         process.environment = appex.environment
         let output = Pipe()
         process.standardOutput = output
-        let printed = Mutex("")
+        let printed = Locked("")
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             printed.withLock { $0 += String(decoding: data, as: UTF8.self) }

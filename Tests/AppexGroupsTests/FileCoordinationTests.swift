@@ -1,10 +1,10 @@
 import AppexCore
 import AppexGroups
+import AppexLocking
 import AppexSystem
 import AppexTesting
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 /// `NSFileCoordinator` between threads of this process and between processes, in a folder
@@ -142,7 +142,7 @@ import Testing
     @Test func aWriterThatDiesHoldingItsWriteBlocksNoOne() async throws {
         let helper = try GroupsHelper(["hold-write", file.path])
         #expect(helper.nextLine() == "holding")
-        let granted = Mutex(false)
+        let granted = Locked(false)
         let queue = OperationQueue()
         let file = self.file
         let reading: Task<(any Error)?, Never> = Task {
@@ -198,7 +198,7 @@ import Testing
     /// order they got in and out. The holder lets go 300 ms after the second has begun
     /// trying, or as soon as the second gets in, whichever is first.
     func accessWhileHolding(_ first: Access, then second: Access) throws -> [String] {
-        let events = Mutex<[String]>([])
+        let events = Locked<[String]>([])
         let holding = DispatchSemaphore(value: 0)
         let trying = DispatchSemaphore(value: 0)
         let secondIn = DispatchSemaphore(value: 0)

@@ -1,15 +1,15 @@
 import AppexIPC
+import AppexLocking
 import AppexSystem
 import AppexWire
 import Foundation
-import Synchronization
 
 /// Collects what callbacks deliver on other threads, for a test to await in order, and
 /// remembers everything delivered, to check counts afterwards.
 final class Inbox<Element: Sendable>: Sendable {
     private let stream: AsyncStream<Element>
     private let continuation: AsyncStream<Element>.Continuation
-    private let log = Mutex<[Element]>([])
+    private let log = Locked<[Element]>([])
 
     init() {
         (stream, continuation) = AsyncStream.makeStream()
@@ -40,8 +40,8 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
 /// The far end of a connection, driven by hand: it reads whole frames and writes raw bytes.
 final class RawPeer: Sendable {
     let socket: FileDescriptor
-    private let decoder = Mutex(FrameDecoder())
-    private let pending = Mutex<[FileDescriptor]>([])
+    private let decoder = Locked(FrameDecoder())
+    private let pending = Locked<[FileDescriptor]>([])
 
     init(_ socket: FileDescriptor) { self.socket = socket }
 

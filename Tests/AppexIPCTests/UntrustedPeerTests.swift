@@ -1,9 +1,9 @@
 import AppexIPC
+import AppexLocking
 import AppexSystem
 import AppexTesting
 import AppexWire
 import Foundation
-import Synchronization
 import Testing
 
 /// A connection to a peer it doesn't trust (appexd's clients and extensions): a frame that
@@ -91,7 +91,7 @@ import Testing
 
 /// How many messages a connection handled.
 final class Tally: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func add() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }

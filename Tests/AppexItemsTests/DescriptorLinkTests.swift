@@ -1,8 +1,8 @@
 @testable import AppexItems
+import AppexLocking
 import AppexSystem
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 /// A file from another process arrives as a link to its descriptor; copying it, or reading it
@@ -21,7 +21,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/proc/self/fd/\(descriptor.rawValue)")
 
         // On a thread of its own, with every read by path refused, as in an extension's sandbox.
-        let result = Mutex<(path: Data?, copy: TemporaryFile?, data: Data?, error: String?)>((nil, nil, nil, nil))
+        let result = Locked<(path: Data?, copy: TemporaryFile?, data: Data?, error: String?)>((nil, nil, nil, nil))
         let done = DispatchSemaphore(value: 0)
         Thread {
             defer { done.signal() }

@@ -1,7 +1,7 @@
 @testable import AppexItems
 import AppexCore
+import AppexLocking
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct ErrorTests {
@@ -91,7 +91,7 @@ import Testing
 
 /// A thread-safe count of calls.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     func increment() -> Int { count.withLock { $0 += 1; return $0 } }
     var value: Int { count.withLock { $0 } }

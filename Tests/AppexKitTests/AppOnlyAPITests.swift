@@ -8,7 +8,8 @@ import Testing
 /// type-checked by swiftc against the AppexKit this build made.
 struct AppOnlyAPITests {
     static let modules = SampleApps.products.appendingPathComponent("Modules")
-    static let moduleMap = SampleApps.products.appendingPathComponent("CAppexSystem.build/module.modulemap")
+    /// The C modules AppexKit's modules import publicly.
+    static let moduleMaps = ["CAppexLocking", "CAppexSystem"].map { SampleApps.products.appendingPathComponent("\($0).build/module.modulemap") }
     static let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     func typecheck(_ code: String) async throws -> CommandRunner.Result {
@@ -16,7 +17,7 @@ struct AppOnlyAPITests {
         let source = folder.url.appendingPathComponent("Extension.swift")
         try Data(code.utf8).write(to: source)
         return try await CommandRunner(executable: URL(fileURLWithPath: try #require(Self.swiftc)), environment: ["PATH": "/usr/bin:/bin"])
-            .run(["-typecheck", "-I", Self.modules.path, "-Xcc", "-fmodule-map-file=\(Self.moduleMap.path)", source.path])
+            .run(["-typecheck", "-I", Self.modules.path] + Self.moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] } + [source.path])
     }
 
     @Test(.enabled(if: swiftc != nil, "no swiftc here"), arguments: [

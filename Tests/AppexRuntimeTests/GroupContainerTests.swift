@@ -2,12 +2,12 @@ import AppexCore
 import AppexGroups
 import AppexHost
 import AppexItems
+import AppexLocking
 import AppexRegistry
 import AppexSamples
 import AppexSandbox
 import AppexTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// `containerURL(forSecurityApplicationGroupIdentifier:)` under the real appexd: a container
@@ -97,7 +97,7 @@ import Testing
         // This process, as the app, holds a coordinated write of the file the extension
         // writes, until the extension has run for 300 ms, and notes what it saw then.
         let holding = DispatchSemaphore(value: 0)
-        let seenAtRelease = Mutex<(released: Bool, written: Bool)>((false, false))
+        let seenAtRelease = Locked<(released: Bool, written: Bool)>((false, false))
         let world = self.world
         DispatchQueue.global().async {
             NSFileCoordinator().coordinate(writingItemAt: file, error: nil) { _ in

@@ -1,11 +1,11 @@
 import AppexCore
 import AppexHost
 import AppexItems
+import AppexLocking
 import AppexRegistry
 import AppexTesting
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 /// Hosts and the daemon come and go: a host cancels or dies mid-request, appexd is killed,
@@ -22,7 +22,7 @@ import Testing
         try await world.install("neverAnswers")
         let silent = try await world.extension("neverAnswers")
         let baseline = world.baseline()
-        let delivered = Mutex<[String]>([])
+        let delivered = Locked<[String]>([])
         let cancelled = AsyncStream<NSError>.makeStream()
         silent.requestCompletionBlock = { _, _ in delivered.withLock { $0.append("completion") } }
         silent.requestInterruptionBlock = { _ in delivered.withLock { $0.append("interruption") } }

@@ -1,10 +1,10 @@
 @testable import AppexHost
 import AppexItems
+import AppexLocking
 import AppexTesting
 import AppexWire
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 /// A host's further requests to an extension go straight to its live process, and appexd
@@ -67,7 +67,7 @@ import Testing
         try await world.install("echo")
         let echo = try await world.extension("echo")
         let baseline = world.baseline()
-        let completed = Mutex<Set<UUID>>([])
+        let completed = Locked<Set<UUID>>([])
         echo.requestCompletionBlock = { requestID, _ in completed.withLock { _ = $0.insert(requestID) } }
 
         let first = try await echo.beginExtensionRequest(withInputItems: [textItem("one")])

@@ -6,7 +6,7 @@ import AppexTesting
 import AppexWire
 import AppexToday
 import Foundation
-import Synchronization
+import AppexLocking
 import Testing
 
 /// Today widgets end to end, with real extension processes: the widget's
@@ -51,7 +51,7 @@ import Testing
 
     /// The contents a widget sent, in order.
     final class Contents: Sendable {
-        private let received = Mutex<[WidgetContent]>([])
+        private let received = Locked<[WidgetContent]>([])
 
         func add(_ content: WidgetContent) { received.withLock { $0.append(content) } }
 
@@ -190,7 +190,7 @@ import Testing
     @Test func followingALinkAsksTheHostThenLaunchesTheAppThatDeclaresTheScheme() async throws {
         try await install("widget")
         try await installURLApp()
-        let asked = Mutex<[URLOpenRequest]>([])
+        let asked = Locked<[URLOpenRequest]>([])
         let shown = try await show("widget") { request in
             asked.withLock { $0.append(request) }
             return true
@@ -231,7 +231,7 @@ import Testing
 
     @Test func aSchemeNoAppDeclaresAndALinkNotInTheViewAreRefused() async throws {
         try await install("widget")
-        let asked = Mutex(0)
+        let asked = Locked(0)
         let shown = try await show("widget") { _ in
             asked.withLock { $0 += 1 }
             return true

@@ -1,4 +1,5 @@
 import AppexCore
+import AppexLocking
 import AppexRegistry
 import AppexSamples
 import AppexSystem
@@ -6,7 +7,6 @@ import AppexTestServer
 import AppexTesting
 import Crypto
 import Foundation
-import Synchronization
 import Testing
 
 /// Background sessions under the real appexd, from an installed app's real process (the
@@ -321,8 +321,8 @@ extension TransferSessionTests {
 /// the tasks' few), to its end.
 final class LiveOutput: Sendable {
     private final class Received: Sendable {
-        let text = Mutex("")
-        let ended = Mutex(false)
+        let text = Locked("")
+        let ended = Locked(false)
     }
 
     private let received = Received()

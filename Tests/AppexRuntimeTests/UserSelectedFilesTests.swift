@@ -2,6 +2,7 @@ import AppexCore
 import AppexHost
 import AppexIPC
 import AppexItems
+import AppexLocking
 import AppexSandbox
 import AppexSystem
 import AppexTesting
@@ -39,7 +40,7 @@ final class UserSelectedFilesTests {
     }
 
     @Test func anEntitledExtensionReadsThePickedFileThroughAReadOnlyDescriptorAndNotByItsPath() async throws {
-        let asked = Mutex<FilePickerRequest?>(nil)
+        let asked = Locked<FilePickerRequest?>(nil)
         let file = picked
         let answer = try await pick { _, request in
             asked.withLock { $0 = request }

@@ -1,8 +1,8 @@
+import AppexLocking
 import AppexSystem
 import AppexTesting
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 /// Unix stream sockets: pairs, listeners at short and long paths, shutdown and send timeouts.
@@ -116,7 +116,7 @@ import Testing
 
 /// One result, handed from a thread to the test.
 final class ResultBox: Sendable {
-    private let result = Mutex<Result<[UInt8], any Error>>(.success([0xFF]))
+    private let result = Locked<Result<[UInt8], any Error>>(.success([0xFF]))
     func set(_ value: Result<[UInt8], any Error>) { result.withLock { $0 = value } }
     func get() throws -> [UInt8] { try result.withLock { $0 }.get() }
 }

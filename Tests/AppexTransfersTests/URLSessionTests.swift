@@ -1,7 +1,7 @@
 @testable import AppexTransfers
+import AppexLocking
 import AppexWire
 import Foundation
-import Synchronization
 import Testing
 
 /// The background session API's own behaviour, where no appexd is needed: requests, the
@@ -76,7 +76,7 @@ struct URLSessionTests {
 
 /// Records what a session tells it, for the tests.
 final class RecordingDelegate: URLSessionTaskDelegate {
-    let heard = Mutex<[String]>([])
+    let heard = Locked<[String]>([])
 
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
         heard.withLock { $0.append("invalid \((error as NSError?)?.code ?? 0)") }

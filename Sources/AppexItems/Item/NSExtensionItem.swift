@@ -1,6 +1,6 @@
 public import AppexCore
+import AppexLocking
 public import Foundation
-import Synchronization
 
 /// One item of a request: a title, content text, user info and attachments, as Apple's
 /// `NSExtensionItem`.
@@ -34,7 +34,7 @@ public final class NSExtensionItem: Sendable {
         var attachments: [NSItemProvider]?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty item.
     public init() {}

@@ -1,4 +1,5 @@
 public import AppexCore
+import AppexLocking
 import Dispatch
 import Synchronization
 public import Foundation

@@ -1,4 +1,5 @@
 public import AppexCore
+import AppexLocking
 public import Foundation
 import Synchronization
 

@@ -1,6 +1,6 @@
 public import AppexCore
+import AppexLocking
 import Foundation
-import Synchronization
 
 /// A promise of typed data, a file or a value, loaded lazily: Apple's `NSItemProvider`.
 ///
@@ -64,7 +64,7 @@ public final class NSItemProvider: Sendable {
         var temporaryDirectory: URL?
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// An empty provider, to which you register representations.
     public init() {}

@@ -1,6 +1,6 @@
 import AppexHost
+import AppexLocking
 import Foundation
-import Synchronization
 
 /// The Today view's answers when a widget asks to open a URL in an app: the user's, to a
 /// question the view asks on the terminal (one at a time), or, without a terminal, the link
@@ -19,7 +19,7 @@ final class LinkConfirmations: Sendable {
 
     /// Whether a question can be put to the user; without, only approved URLs open.
     let canAsk: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(canAsk: Bool) {
         self.canAsk = canAsk

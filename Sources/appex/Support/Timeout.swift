@@ -1,4 +1,4 @@
-import Synchronization
+import AppexLocking
 /// Runs `body`, cancelling it after `seconds` (never, for 0).
 func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     guard seconds > 0 else { return try await body() }
@@ -34,7 +34,7 @@ func withBound<T: Sendable>(_ bound: Duration, _ body: @escaping @Sendable () as
 
 /// Resumes a continuation with the first answer given, and ignores the rest.
 private final class FirstAnswer<T: Sendable>: Sendable {
-    private let waiting = Mutex<CheckedContinuation<T, Never>?>(nil)
+    private let waiting = Locked<CheckedContinuation<T, Never>?>(nil)
 
     func set(_ continuation: CheckedContinuation<T, Never>) {
         waiting.withLock { $0 = continuation }

@@ -1,9 +1,9 @@
 import AppexCore
 import AppexHost
+import AppexLocking
 import AppexRegistry
 import AppexToday
 import Foundation
-import Synchronization
 
 /// The Today view's widgets, as `appex today` shows them: each widget's snapshot at once, then
 /// its running widget, updated, with the registry kept in step.
@@ -61,7 +61,7 @@ final class TodayBoard: Sendable {
     let width: Double
     /// How the user confirms a URL a widget asks to open.
     let confirm: NSExtension.URLOpenConfirmation
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(registry: Registry, home: AppexHome = .current, width: Double, confirm: @escaping NSExtension.URLOpenConfirmation) {
         self.registry = registry

@@ -1,7 +1,7 @@
 import AppexHost
+import AppexLocking
 import AppexToday
 import Foundation
-import Synchronization
 
 /// The Today view on the user's terminal: draws the board whenever it changes, and turns keys
 /// into what the view does: select a widget, expand or collapse it, follow a link (after the
@@ -150,7 +150,7 @@ struct TodayInteraction {
 
 /// What the Today view's background work said, for the view to show next.
 private final class Answers: Sendable {
-    private let said = Mutex<[String]>([])
+    private let said = Locked<[String]>([])
 
     func say(_ text: String) {
         said.withLock { $0.append(text) }

@@ -1,12 +1,12 @@
 import AppexCore
 import AppexHost
+import AppexLocking
 import AppexRegistry
 import AppexSamples
 import AppexSystem
 import AppexTesting
 import Foundation
 import Glibc
-import Synchronization
 
 /// One test's world: a private home served by its own appexd, and an app whose extensions
 /// all run the fault extension, each told by its Info.plist how to misbehave.
@@ -43,8 +43,8 @@ final class FaultWorld: Sendable {
     /// A word unique to this world, for names that must not collide with other tests'.
     let tag = "t" + UUID().uuidString.prefix(8).lowercased()
     /// Every appexd that served this home, for leak checks after one is replaced.
-    private let daemonPIDs = Mutex<Set<Int32>>([])
-    private let installed = Mutex<[String]>([])
+    private let daemonPIDs = Locked<Set<Int32>>([])
+    private let installed = Locked<[String]>([])
 
     static let appIdentifier = "com.example.faults"
     /// The built fault extension.

@@ -1,16 +1,16 @@
 import AppexCore
 import AppexIPC
+import AppexLocking
 import AppexSystem
 import AppexWire
 import Foundation
-import Synchronization
 
 /// A host that speaks the wire protocol by hand, at a version the test chooses, for tests
 /// of what appexd does when a host sends, or fails to send, what the host library would.
 final class RawClient: Sendable {
     let daemon: Connection
     private let daemonMail = Inbox()
-    private let sessions = Mutex<[UInt64: (connection: Connection, mail: Inbox)]>([:])
+    private let sessions = Locked<[UInt64: (connection: Connection, mail: Inbox)]>([:])
 
     private init(daemon: Connection) {
         self.daemon = daemon
@@ -99,7 +99,7 @@ final class RawClient: Sendable {
 
 /// Messages that arrived on one connection, read by polling.
 private final class Inbox: Sendable {
-    private let state = Mutex<(queue: [WireMessage], closure: ConnectionClosure?)>(([], nil))
+    private let state = Locked<(queue: [WireMessage], closure: ConnectionClosure?)>(([], nil))
 
     func put(_ message: WireMessage) { state.withLock { $0.queue.append(message) } }
     func close(_ closure: ConnectionClosure) { state.withLock { $0.closure = closure } }

@@ -1,5 +1,6 @@
 import AppexHost
 import AppexItems
+import AppexLocking
 import Foundation
 import Synchronization
 import Testing
@@ -32,7 +33,7 @@ func bounded<T: Sendable>(seconds: Double = 30, _ body: @escaping @Sendable () a
 
 /// A continuation resumed once, by whichever comes first.
 private final class Waiter<T: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+    private let continuation = Locked<CheckedContinuation<T, any Error>?>(nil)
 
     func wait(with continuation: CheckedContinuation<T, any Error>) {
         self.continuation.withLock { $0 = continuation }

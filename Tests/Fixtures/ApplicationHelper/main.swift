@@ -7,8 +7,8 @@
 //   (no arguments)             launched by appexd to open a URL: appends "URL from SOURCE" to
 //                              the file APPEX_TEST_LAUNCH_RECORD names
 import AppexApplication
+import AppexLocking
 import Foundation
-import Synchronization
 
 /// Prints a line at once, unbuffered, for the test that waits on it.
 func say(_ line: String) {
@@ -20,7 +20,7 @@ switch (arguments.first, arguments.count) {
 case ("background-task", 2):
     let application = UIApplication.shared
     application.terminationGracePeriod = .milliseconds(Int(arguments[1]) ?? 25_000)
-    let task = Mutex(UIBackgroundTaskIdentifier.invalid)
+    let task = Locked(UIBackgroundTaskIdentifier.invalid)
     task.withLock { identifier in
         identifier = application.beginBackgroundTask(withName: "upload") {
             say("expired, \(Int(application.backgroundTimeRemaining)) s left")

@@ -1,13 +1,13 @@
 import AppexApplication
+import AppexLocking
 import AppexTransfers
 import Foundation
 import Glibc
-import Synchronization
 
 /// The background-session commands' delegate: prints each event as a line, and lets the
 /// command wait for the moment it waits for.
 final class PrintingDelegate: URLSessionDownloadDelegate {
-    private let moments = Mutex<Set<String>>([])
+    private let moments = Locked<Set<String>>([])
     private let changed = DispatchSemaphore(value: 0)
 
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {

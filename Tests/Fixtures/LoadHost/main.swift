@@ -1,8 +1,8 @@
 import AppexHost
 import AppexItems
+import AppexLocking
 import AppexWire
 import Foundation
-import Synchronization
 
 // AppexLoadHost COUNT ENTRY...
 //
@@ -37,7 +37,7 @@ struct Ending: Sendable {
 
 /// Every outcome each request was given, and a wait for the first.
 final class Outcomes: Sendable {
-    private let state = Mutex<(endings: [UUID: [Ending]], waiting: [UUID: CheckedContinuation<Ending?, Never>])>(([:], [:]))
+    private let state = Locked<(endings: [UUID: [Ending]], waiting: [UUID: CheckedContinuation<Ending?, Never>])>(([:], [:]))
 
     func record(_ request: UUID, _ ending: Ending) {
         let waiter = state.withLock { state -> CheckedContinuation<Ending?, Never>? in
