@@ -77,9 +77,13 @@ final class ClientHandler: Sendable {
                 send(.failure(Failure(call: request.call, error: error)))
             }
         case .endRequest(let reference), .cancelRequest(let reference):
-            supervisor.end(reference.requestID, for: client.id)
+            guard supervisor.end(reference.requestID, for: client.id) else {
+                return refuse("\(message.name) named request \(reference.requestID), which is another client's")
+            }
         case .closeSession(let reference):
-            supervisor.closeSession(reference.sessionID, for: client.id)
+            guard supervisor.closeSession(reference.sessionID, for: client.id) else {
+                return refuse("CloseSession named session \(reference.sessionID), which is another client's")
+            }
         case .requestBegun(let begun):
             guard version >= WireVersion.directRequests else {
                 return refuse("RequestBegun needs protocol version \(WireVersion.directRequests); this connection speaks \(version)")

@@ -196,12 +196,16 @@ final class Supervisor: Sendable {
         }
     }
 
-    /// The host has its outcome, or gave up the request.
-    func end(_ requestID: UUID, for client: UInt64) {
+    /// The host has its outcome, or gave up the request. False, with nothing changed, if the
+    /// request runs for another client; true if it is the client's, or runs no longer.
+    func end(_ requestID: UUID, for client: UInt64) -> Bool {
         state.withLock { state in
-            guard let sessionID = state.processes.values.first(where: { $0.hostID == client && $0.requests[requestID] != nil })?.sessionID else { return }
+            guard let sessionID = state.processes.values.first(where: { $0.hostID == client && $0.requests[requestID] != nil })?.sessionID else {
+                return !state.processes.values.contains { $0.requests[requestID] != nil }
+            }
             state.processes[sessionID]!.requests[requestID] = nil
             if state.processes[sessionID]!.requests.isEmpty { state.processes[sessionID]!.idleSince = .now }
+            return true
         }
     }
 
@@ -213,19 +217,26 @@ final class Supervisor: Sendable {
     /// usually closes such a session because the process ended, and this arrives before the
     /// exit is reported: the requests and the reason already recorded stay, so the host still
     /// learns why (a deadline, the memory limit, the signal).
-    func closeSession(_ session: UInt64, for client: UInt64) {
-        let idle = state.withLock { state -> ExtensionProcessRecord? in
-            guard var record = state.processes[session], record.hostID == client, !record.isEnding else { return nil }
-            guard record.requests.isEmpty else { return nil }
+    ///
+    /// False, with nothing changed, if the session is another client's; true if it is the
+    /// client's, or has ended.
+    func closeSession(_ session: UInt64, for client: UInt64) -> Bool {
+        enum Closing { case ended, idle(ExtensionProcessRecord), busy, anotherClients }
+        let closing = state.withLock { state -> Closing in
+            guard var record = state.processes[session] else { return .ended }
+            guard record.hostID == client else { return .anotherClients }
+            guard !record.isEnding, record.requests.isEmpty else { return .busy }
             record.phase = .ending(killAt: .now + configuration.terminationGrace)
             state.processes[session] = record
-            return record
+            return .idle(record)
         }
-        if let idle {
-            sayGoodbye(to: idle, reason: "idle")
-        } else if state.withLock({ $0.processes[session]?.hostID == client }) {
-            kill(session: session)
+        switch closing {
+        case .ended: return true
+        case .idle(let record): sayGoodbye(to: record, reason: "idle")
+        case .busy: kill(session: session)
+        case .anotherClients: return false
         }
+        return true
     }
 
     /// Tells the process of `record` to end: `Goodbye` with the termination grace, then

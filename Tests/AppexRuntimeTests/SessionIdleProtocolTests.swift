@@ -168,6 +168,52 @@ import Testing
         #expect(owner.daemonClosure == nil)
     }
 
+    /// The failure appexd refused `intruder` with, once it has closed the connection.
+    func refusal(of intruder: RawClient) async -> String? {
+        guard case .failure(let failure)? = await intruder.nextFromDaemon(matching: { if case .failure = $0 { true } else { false } }) else { return nil }
+        return await eventually { intruder.daemonClosure != nil } ? failure.error.message : nil
+    }
+
+    @Test(arguments: [true, false])
+    func endingOrCancellingAnotherHostsRequestIsRefused(cancelling: Bool) async throws {
+        try await world.install("echo")
+        let owner = try await RawClient.connect(home: world.test.home, version: 2)
+        defer { owner.close() }
+        let requestID = UUID()
+        let started = try await owner.begin(requestID, extension: FaultWorld.identifier("echo"))
+        let intruder = try await RawClient.connect(home: world.test.home, version: 2)
+        defer { intruder.close() }
+        let reference = RequestReference(requestID)
+        try intruder.daemon.send(cancelling ? .cancelRequest(reference) : .endRequest(reference))
+        let refusal = await refusal(of: intruder)
+        #expect(refusal?.contains("\(cancelling ? "CancelRequest" : "EndRequest") named request \(requestID), which is another client's") == true,
+                "\(refusal ?? "not refused")")
+        // The owner's request is still its own, and runs.
+        guard case .completeRequest? = try await owner.request(requestID, on: started.sessionID) else {
+            Issue.record("the owner's request no longer runs")
+            return
+        }
+        #expect(owner.daemonClosure == nil)
+    }
+
+    @Test func closingAnotherHostsSessionIsRefused() async throws {
+        let (owner, started) = try await clientWithAnsweredRequest()
+        defer { owner.close() }
+        let intruder = try await RawClient.connect(home: world.test.home, version: 2)
+        defer { intruder.close() }
+        try intruder.daemon.send(.closeSession(SessionReference(started.sessionID)))
+        let refusal = await refusal(of: intruder)
+        #expect(refusal?.contains("CloseSession named session \(started.sessionID), which is another client's") == true, "\(refusal ?? "not refused")")
+        #expect(Self.isAlive(started.pid), "the owner's extension still runs")
+        let requestID = UUID()
+        try owner.daemon.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: started.sessionID)))
+        guard case .completeRequest? = try await owner.request(requestID, on: started.sessionID) else {
+            Issue.record("the owner's session no longer serves it")
+            return
+        }
+        #expect(owner.daemonClosure == nil)
+    }
+
     @Test func requestBegunOnAVersion1ConnectionIsRefused() async throws {
         let (client, started) = try await clientWithAnsweredRequest(version: 1)
         defer { client.close() }
