@@ -207,7 +207,7 @@ var package = Package(
                           path: "Tests/Fixtures/GroupsHelper"),
         .executableTarget(
             name: "AppexFaultExtension",
-            dependencies: ["AppexKit", "AppexShare", "AppexToday", "AppexTransfers"],
+            dependencies: ["AppexKit", "AppexShare", "AppexToday", "AppexTransfers", "AppexWire"],
             path: "Tests/Fixtures/FaultExtension",
             linkerSettings: staticSwiftLinkerSettings
         ),

@@ -1,6 +1,7 @@
 import AppexCore
 import AppexHost
 import AppexItems
+import AppexLocking
 import AppexTesting
 import AppexWire
 import Foundation
@@ -20,11 +21,21 @@ import Testing
     /// Installs the editor, which declares the formatter point with `declaration` (over a
     /// name), then the fault app with extensions of it.
     func install(_ declaration: [String: PropertyListValue] = [:], faults: [String]) async throws {
+        try await install(declaration, plugins: faults.map { FaultWorld.Plugin(fault: $0) })
+    }
+
+    /// Installs the editor, declaring the formatter point with `declaration`, then the fault
+    /// app with `plugins`, each made an extension of that point.
+    func install(_ declaration: [String: PropertyListValue] = [:], plugins: [FaultWorld.Plugin]) async throws {
         var editor = BundleBuilder.app("com.example.editor", name: "Editor", in: world.test.scratch.appendingPathComponent("editor"))
         editor.info["AppexExtensionPoints"] = .dictionary([Self.point: .dictionary(
             ["AppexExtensionPointName": "Formatter"].merging(declaration) { $1 })])
         try await world.install(editor)
-        try await world.install(faults.map { FaultWorld.Plugin(fault: $0, point: Self.point) })
+        try await world.install(plugins.map { plugin in
+            var plugin = plugin
+            plugin.point = Self.point
+            return plugin
+        })
     }
 
     func textItem(_ text: String) -> NSExtensionItem {
@@ -43,6 +54,53 @@ import Testing
         let outcome = try await #require(found.first).request(withInputItems: [textItem("hello")])
         #expect(outcome.items?.first?.attributedContentText?.string == "hello", "\(outcome)")
         await world.expectNothingLeaked(since: baseline)
+    }
+
+    /// Records what `host`'s extension gets its user asked: "open URL" for each URL to
+    /// confirm, answered `confirming`, and "pick" for each file picker, which is cancelled.
+    static func recordAsks(of host: NSExtension, confirming: Bool, into record: @escaping @Sendable (String) -> Void) {
+        host.urlOpenConfirmationBlock = { request in
+            record("open \(request.url.absoluteString)")
+            return confirming
+        }
+        host.userFilePickerBlock = { _, _ in
+            record("pick")
+            return nil
+        }
+    }
+
+    /// An extension asks appexd to open a URL, or for files the user picks, only for a
+    /// request of its own: naming another extension's running request, it reaches neither
+    /// that request's host nor its own. The same messages naming its own request reach its
+    /// host, which shows they were well formed.
+    @Test func anExtensionNamingAnotherExtensionsRequestAsksNoHost() async throws {
+        try await world.startDaemon()
+        try await install([ExtensionPoint.DeclarationKey.mayOpenURLs: true],
+                          plugins: [FaultWorld.Plugin(fault: "neverAnswers"), FaultWorld.Plugin(fault: "attempts", picksFiles: true)])
+        try await world.installURLApp()
+        let victim = try await world.extension("neverAnswers")
+        let victimAsked = Locked<[String]>([])
+        Self.recordAsks(of: victim, confirming: true) { asked in victimAsked.withLock { $0.append(asked) } }
+        let running = try await victim.beginExtensionRequest(withInputItems: [textItem("never answered")])
+        defer { victim.cancelExtensionRequest(withIdentifier: running) }
+
+        let attempts = try await world.extension("attempts")
+        let asked = Locked<[String]>([])
+        Self.recordAsks(of: attempts, confirming: false) { question in asked.withLock { $0.append(question) } }
+        // The last line waits for appexd's answer, so the lines before have been read.
+        let outcome = try await attempts.outcome([textItem("""
+            raw openURL \(running) faultapp://foreign
+            raw pickFiles \(running)
+            raw openURL self faultapp://own-raw
+            raw pickFiles self
+            openURL faultapp://own
+            """)])
+        let answers = try #require(outcome.items?.first?.attributedContentText?.string, "\(outcome)").split(separator: "\n").map(String.init)
+        #expect(answers.prefix(4) == ["sent", "sent", "sent", "sent"], "\(answers)")
+        #expect(answers.last?.hasPrefix("refused: ") == true, "the user declined: \(answers)")
+        #expect(await eventually { asked.withLock { $0.count } == 3 }, "\(asked.withLock { $0 })")
+        #expect(asked.withLock { $0 }.sorted() == ["open faultapp://own", "open faultapp://own-raw", "pick"])
+        #expect(victimAsked.withLock { $0 }.isEmpty, "\(victimAsked.withLock { $0 })")
     }
 
     @Test func appexdEnforcesTheDeclaredRequestDeadline() async throws {

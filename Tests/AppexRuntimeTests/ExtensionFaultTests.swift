@@ -110,6 +110,27 @@ import Testing
         try await expectTheDaemonServesOtherHosts()
     }
 
+    @Test func checkingInAsAnotherBundleIsAProtocolError() async throws {
+        let outcome = try await outcome(of: "checksInAsAnother", alsoInstalling: ["echo"])
+        #expect(outcome.interruption?.reason == .protocolError, "\(outcome)")
+        #expect(outcome.interruption?.message.contains("checked in as com.example.someone-else") == true, "\(outcome)")
+        try await expectTheDaemonServesOtherHosts()
+    }
+
+    @Test func aMessageTheDaemonChannelNeverCarriesIsAProtocolError() async throws {
+        try await world.startDaemon()
+        try await world.install("attempts", "echo")
+        let attempts = try await world.extension("attempts")
+        let baseline = world.baseline()
+        // The URL it asks to open next waits for appexd's answer, which never comes: appexd
+        // has read the BeginRequest first.
+        let outcome = try await attempts.outcome([textItem("raw beginRequest\nopenURL faultapp://after")])
+        #expect(outcome.interruption?.reason == .protocolError, "\(outcome)")
+        #expect(outcome.interruption?.message.contains("sent BeginRequest on its daemon channel, which never carries it") == true, "\(outcome)")
+        await world.expectNothingLeaked(since: baseline)
+        try await expectTheDaemonServesOtherHosts()
+    }
+
     @Test(arguments: [
         ("AppexFaultExtension.Missing", "is not in this executable"),
         ("AppexFaultExtension.NotAHandler", "does not adopt NSExtensionRequestHandling"),

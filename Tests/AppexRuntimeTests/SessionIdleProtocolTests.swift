@@ -196,6 +196,14 @@ import Testing
         #expect(owner.daemonClosure == nil)
     }
 
+    @Test func aMessageAppexdNeverTakesFromAClientIsRefused() async throws {
+        let client = try await RawClient.connect(home: world.test.home, version: 2)
+        defer { client.close() }
+        try client.daemon.send(.sessionIdle(SessionReference(1)))
+        let refusal = await refusal(of: client)
+        #expect(refusal?.contains("SessionIdle is not something a client sends to appexd") == true, "\(refusal ?? "not refused")")
+    }
+
     @Test func closingAnotherHostsSessionIsRefused() async throws {
         let (owner, started) = try await clientWithAnsweredRequest()
         defer { owner.close() }

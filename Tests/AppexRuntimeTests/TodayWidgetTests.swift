@@ -30,14 +30,6 @@ import Testing
         })
     }
 
-    /// Installs the app that declares the `faultapp` URL scheme.
-    func installURLApp() async throws {
-        var app = BundleBuilder.app("com.example.faultapp", name: "Fault App", in: world.test.scratch.appendingPathComponent("url-app"))
-        app.info["CFBundleURLTypes"] = .array([.dictionary(["CFBundleURLSchemes": .array([.string("faultapp")])])])
-        app.executable = SampleApps.products.appendingPathComponent("AppexApplicationHelper")
-        try await world.install(app)
-    }
-
     /// A widget's session with its events kept, to wait on.
     final class Shown: Sendable {
         let session: WidgetSession
@@ -189,7 +181,7 @@ import Testing
 
     @Test func followingALinkAsksTheHostThenLaunchesTheAppThatDeclaresTheScheme() async throws {
         try await install("widget")
-        try await installURLApp()
+        try await world.installURLApp()
         let asked = Locked<[URLOpenRequest]>([])
         let shown = try await show("widget") { request in
             asked.withLock { $0.append(request) }
@@ -214,7 +206,7 @@ import Testing
 
     @Test func aLinkTheUserDeclinesOrAHostWithoutConfirmationOpensNothing() async throws {
         try await install("widget")
-        try await installURLApp()
+        try await world.installURLApp()
         let declining = try await show("widget") { _ in false }
         _ = try #require(await declining.contents.first { _ in true })
         let declined = await declining.session.followLink("faultapp://item/0")
@@ -249,7 +241,7 @@ import Testing
 
     @Test func anExtensionOfAPointThatMayNotOpenURLsIsRefused() async throws {
         try await world.install("opensURL")
-        try await installURLApp()
+        try await world.installURLApp()
         let action = try await world.extension("opensURL")
         action.urlOpenConfirmationBlock = { _ in true }
         let outcome = try await action.request(withInputItems: [NSExtensionItem()])

@@ -181,6 +181,15 @@ final class FaultWorld: Sendable {
         try await install(faults.map { Plugin(fault: $0) })
     }
 
+    /// Installs Fault App, which declares the URL scheme `faultapp` and runs
+    /// AppexApplicationHelper when appexd opens a URL of it.
+    func installURLApp() async throws {
+        var app = BundleBuilder.app("com.example.faultapp", name: "Fault App", in: test.scratch.appendingPathComponent("url-app"))
+        app.info["CFBundleURLTypes"] = .array([.dictionary(["CFBundleURLSchemes": .array([.string("faultapp")])])])
+        app.executable = SampleApps.products.appendingPathComponent("AppexApplicationHelper")
+        try await install(app)
+    }
+
     /// The installed extension that makes `fault`, as a host in this process sees it.
     func `extension`(_ fault: String) async throws -> NSExtension {
         try await NSExtension.extension(withIdentifier: Self.identifier(fault), home: test.home)

@@ -41,6 +41,9 @@ enum Fault: String {
     case garbageOnSessionThenHang
     /// Writes a malformed frame on its channel to appexd (descriptor 3).
     case garbageOnControl
+    /// Greets appexd and checks in as `com.example.someone-else` by hand, before its
+    /// runtime starts, then waits.
+    case checksInAsAnother
     /// Tries what the text of its first attachment lists, one per line, and completes with
     /// one line each: "allowed", or "refused: " and the error. The attempts: `read PATH`
     /// (open a file or folder for reading), `write PATH` (create a file), `ptrace PID`
@@ -51,7 +54,12 @@ enum Fault: String {
     /// `group ID` (ask for the group's container, and write `from-extension.txt` in it, in a
     /// coordinated write) and `pick TYPE PATH` (ask the user for a file of TYPE, `any` for
     /// any; then read it, write through its descriptor, and open PATH, the picked file's own
-    /// path: "picked NAME: CONTENT; write: …; path: …", "cancelled", or "refused: " and why).
+    /// path: "picked NAME: CONTENT; write: …; path: …", "cancelled", or "refused: " and why),
+    /// `openURL URL` (ask appexd to open it for this request: "opened", or "refused: " and
+    /// why), and `raw MESSAGE` (write a message straight onto the channel to appexd, past
+    /// the runtime, whose answer, if any, the runtime ignores: "sent"; MESSAGE is
+    /// `openURL REQUEST URL` or `pickFiles REQUEST`, naming a request's UUID or `self`,
+    /// or `beginRequest`, which that channel never carries).
     case attempts
     /// A Share extension's background upload: PUTs the file of its first item's attachment
     /// to the URL on the first line of the item's text, in background session

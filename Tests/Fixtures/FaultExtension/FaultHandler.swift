@@ -1,6 +1,7 @@
 import AppexKit
 import AppexSystem
 import AppexTransfers
+import AppexWire
 import Foundation
 
 /// The principal class: serves each request as ``Fault/current`` says.
@@ -50,7 +51,7 @@ final class FaultHandler: NSExtensionRequestHandling {
             let queued = Self.unreadBytesOnSession()
             Thread.detachNewThread { Self.crash(onceUnreadBytesExceed: queued) }
             context.completeRequest(returningItems: [Self.done])
-        case .neverAnswers, .crashAtLaunch, .neverChecksIn, .compose, .composeHangsValidating, .composeMalformedSheet, .composeTooManyItems,
+        case .neverAnswers, .crashAtLaunch, .neverChecksIn, .checksInAsAnother, .compose, .composeHangsValidating, .composeMalformedSheet, .composeTooManyItems,
              .widget, .widgetFails, .widgetHangsUpdating, .widgetTall, .widgetMalformedView, .widgetHugeView, .widgetTooManyViews:
             // The compose and widget faults are ComposeFault's and WidgetFault's; under this class they never answer.
             break
@@ -89,7 +90,13 @@ final class FaultHandler: NSExtensionRequestHandling {
                 let list = (try? await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)) ?? Data()
                 var results: [String] = []
                 for line in String(decoding: list, as: UTF8.self).split(separator: "\n").map(String.init) {
-                    results.append(line.hasPrefix("pick ") ? await Self.pick(line, in: context) : Self.attempt(line))
+                    let result = switch line.split(separator: " ").first {
+                    case "pick": await Self.pick(line, in: context)
+                    case "openURL": await Self.openURL(line, in: context)
+                    case "raw": Self.sendRaw(line, in: context)
+                    default: Self.attempt(line)
+                    }
+                    results.append(result)
                 }
                 let item = NSExtensionItem()
                 item.attributedContentText = NSAttributedString(string: results.joined(separator: "\n"))
@@ -355,6 +362,38 @@ final class FaultHandler: NSExtensionRequestHandling {
     }
 
     /// Writes a frame header announcing a 16 MiB payload, over the 1 MiB limit, to `descriptor`.
+    /// Asks appexd, through the runtime, to open the URL of `openURL URL`.
+    private static func openURL(_ line: String, in context: NSExtensionContext) async -> String {
+        let parts = line.split(separator: " ").map(String.init)
+        guard parts.count == 2, let url = URL(string: parts[1]) else { return "unknown attempt \(line)" }
+        let answer = await context.openURL(url)
+        return answer.opened ? "opened" : "refused: \(answer.reason)"
+    }
+
+    /// Writes the message of `raw MESSAGE` onto the channel to appexd (descriptor 3), with a
+    /// call number the runtime never uses, so the runtime sets aside the answer.
+    private static func sendRaw(_ line: String, in context: NSExtensionContext) -> String {
+        let parts = line.split(separator: " ").map(String.init)
+        func request(_ word: String) -> UUID? { word == "self" ? context.requestIdentifier : UUID(uuidString: word) }
+        let call: UInt64 = 1 << 40
+        let message: WireMessage
+        switch parts.dropFirst().first {
+        case "openURL" where parts.count == 4:
+            guard let requestID = request(parts[2]) else { return "unknown attempt \(line)" }
+            message = .openURL(OpenURL(call: call, url: parts[3], requestID: requestID))
+        case "pickFiles" where parts.count == 3:
+            guard let requestID = request(parts[2]) else { return "unknown attempt \(line)" }
+            message = .pickFiles(PickFiles(call: call, requestID: requestID, message: "Pick a file for the fault extension"))
+        case "beginRequest" where parts.count == 2:
+            message = .beginRequest(BeginRequest(call: call, requestID: UUID(), extensionIdentifier: "com.example.anything"))
+        default:
+            return "unknown attempt \(line)"
+        }
+        guard let frame = try? message.frameBytes() else { return "refused: \(message.name) does not fit in a frame" }
+        let written = frame.withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+        return written == frame.count ? "sent" : "refused: \(String(cString: strerror(errno)))"
+    }
+
     nonisolated private static func writeGarbage(to descriptor: Int32) {
         let header: [UInt8] = [0, 0, 0, 1, 1, 0, 0, 0]
         _ = header.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
