@@ -11,10 +11,10 @@ public import Synchronization
 public struct Locked<Value: ~Copyable>: ~Copyable {
     @usableFromInline
     let mutex: Mutex<Value>
-    /// Names this lock to ThreadSanitizer by its address, which stays put while the lock lives
-    /// (an atomic is never moved once made). Never read or written: the address of the
-    /// mutex itself would do, but taking it reads the whole mutex, the guarded value too,
-    /// which the sanitizer would report as racing with the thread inside the lock.
+    /// Names this lock to ThreadSanitizer by its address, which stays put while the lock is
+    /// borrowed, as it is for every use. Never read or written: the mutex's own address would
+    /// do, but taking it reads the whole mutex, the guarded value too, which the sanitizer
+    /// would report as racing with the thread inside the lock.
     @usableFromInline
     let anchor = Atomic<Bool>(false)
 
