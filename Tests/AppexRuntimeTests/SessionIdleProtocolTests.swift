@@ -67,8 +67,7 @@ import Testing
         #expect(await client.nextFromDaemon(matching: Self.isSessionIdle(started.sessionID)) != nil)
         // The host had sent a request before it read SessionIdle: it keeps the session.
         let requestID = UUID()
-        try client.daemon.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: started.sessionID)))
-        guard case .completeRequest? = try await client.request(requestID, on: started.sessionID) else {
+        guard case .completeRequest? = try await client.requestStraight(requestID, on: started.sessionID) else {
             Issue.record("the request on the kept session was not answered")
             return
         }
@@ -92,8 +91,7 @@ import Testing
         defer { client.close() }
         #expect(await client.nextFromDaemon(matching: Self.isSessionIdle(started.sessionID)) != nil)
         let straight = UUID()
-        try client.daemon.send(.requestBegun(RequestBegun(requestID: straight, sessionID: started.sessionID)))
-        guard case .completeRequest? = try await client.request(straight, on: started.sessionID) else {
+        guard case .completeRequest? = try await client.requestStraight(straight, on: started.sessionID) else {
             Issue.record("the request sent straight on the session was not answered")
             return
         }
@@ -160,8 +158,7 @@ import Testing
         #expect(await eventually { intruder.daemonClosure != nil })
         // The owner's session still serves it.
         let requestID = UUID()
-        try owner.daemon.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: started.sessionID)))
-        guard case .completeRequest? = try await owner.request(requestID, on: started.sessionID) else {
+        guard case .completeRequest? = try await owner.requestStraight(requestID, on: started.sessionID) else {
             Issue.record("the owner's session no longer serves it")
             return
         }
@@ -214,8 +211,7 @@ import Testing
         #expect(refusal?.contains("CloseSession named session \(started.sessionID), which is another client's") == true, "\(refusal ?? "not refused")")
         #expect(Self.isAlive(started.pid), "the owner's extension still runs")
         let requestID = UUID()
-        try owner.daemon.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: started.sessionID)))
-        guard case .completeRequest? = try await owner.request(requestID, on: started.sessionID) else {
+        guard case .completeRequest? = try await owner.requestStraight(requestID, on: started.sessionID) else {
             Issue.record("the owner's session no longer serves it")
             return
         }

@@ -119,8 +119,7 @@ final class UserSelectedFilesTests {
         try client.daemon.send(.endRequest(RequestReference(first)))
 
         let second = UUID()
-        try client.daemon.send(.requestBegun(RequestBegun(requestID: second, sessionID: started.sessionID)))
-        async let proper = client.request(second, on: started.sessionID, items: pick)
+        async let proper = client.requestStraight(second, on: started.sessionID, items: pick)
         try await client.answerLoad(on: started.sessionID, with: line)
         try await answerPick(on: client, with: [PickedFile(slot: 0, filename: "picked notes.txt", typeIdentifier: "public.plain-text")],
                              descriptors: [file])

@@ -48,7 +48,7 @@ struct ActionCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(ErrorText.describe(error))")
         }
-        var report = ActionReport(extensionIdentifier: chosen.identifier, outcome: "", content: [], milliseconds: (ContinuousClock.now - started).milliseconds)
+        var report = ActionReport(extensionIdentifier: chosen.identifier, outcome: "", content: [], milliseconds: (ContinuousClock.now - started).fractionalMilliseconds)
         switch outcome {
         case .completed(let returned):
             report.outcome = "completed"

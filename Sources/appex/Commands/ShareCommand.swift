@@ -52,7 +52,7 @@ struct ShareCommand: AsyncParsableCommand {
         report.text = session.sheet?.contentText
         report.configuration = session.sheet?.configurationItems.map { ShareReport.Setting(title: $0.title, value: $0.value) } ?? []
         let outcome = await finish(session, ending)
-        report.milliseconds = (ContinuousClock.now - started).milliseconds
+        report.milliseconds = (ContinuousClock.now - started).fractionalMilliseconds
         try end(report, outcome, session: session, name: chosen.summary.displayName)
     }
 

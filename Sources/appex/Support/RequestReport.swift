@@ -35,7 +35,7 @@ struct RequestReport: Encodable {
     /// The report of `outcome`, loading every returned attachment: text and URLs inline,
     /// anything else saved into `folder`.
     static func make(_ identifier: String, _ outcome: ExtensionRequestOutcome, took elapsed: Duration, savingFilesIn folder: URL) async -> RequestReport {
-        var report = RequestReport(extensionIdentifier: identifier, outcome: "", milliseconds: elapsed.milliseconds)
+        var report = RequestReport(extensionIdentifier: identifier, outcome: "", milliseconds: elapsed.fractionalMilliseconds)
         switch outcome {
         case .completed(let items):
             report.outcome = "completed"

@@ -60,6 +60,14 @@ final class RawClient: Sendable {
         }
     }
 
+    /// Sends `requestID` straight on the live `session`, as a version-2 host does: tells
+    /// appexd with `RequestBegun`, then sends it as ``request(_:on:items:within:)`` does and
+    /// returns what that returns.
+    func requestStraight(_ requestID: UUID, on session: UInt64, items: [WireItem] = [WireItem()], within seconds: Double = 15) async throws -> WireMessage? {
+        try daemon.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: session)))
+        return try await request(requestID, on: session, items: items, within: seconds)
+    }
+
     /// Answers the extension's next `LoadRequest` on `session`, for an attachment's content,
     /// with `payload`.
     func answerLoad(on session: UInt64, with payload: Payload) async throws {
