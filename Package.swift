@@ -98,7 +98,7 @@ var package = Package(
         // The Action point's host glue: the returned items, loaded as the content that replaces the host's.
         .target(name: "AppexAction", dependencies: ["AppexCore", "AppexItems"]),
         .target(name: "AppexShare", dependencies: ["AppexLocking", "AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
-        .target(name: "AppexToday", dependencies: ["AppexLocking", "AppexHost", "AppexIPC", "AppexItems", "AppexKit", "AppexWire"]),
+        .target(name: "AppexToday", dependencies: ["AppexLocking", "AppexHost", "AppexIPC", "AppexItems", "AppexKit", "AppexSystem", "AppexWire"]),
         .target(name: "AppexGroups", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication", dependencies: ["AppexLocking"]),
         .target(name: "AppexKit", dependencies: ["AppexLocking", "AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
@@ -197,6 +197,8 @@ var package = Package(
         .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexLocking", "AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
         // A process that opens thousands of connections to appexd and never greets, for the hostile-peer tests.
         .executableTarget(name: "AppexConnectionFlood", dependencies: ["AppexSystem", "AppexWire"], path: "Tests/Fixtures/ConnectionFlood"),
+        // Another user's fake appexd, which a client must send nothing, for the hostile-peer tests.
+        .executableTarget(name: "AppexFakeDaemon", dependencies: ["AppexSystem"], path: "Tests/Fixtures/FakeDaemon"),
         // A host that makes requests one after another and reports each one's outcome, for the load and chaos tests.
         .executableTarget(name: "AppexLoadHost", dependencies: ["AppexLocking", "AppexHost", "AppexItems", "AppexWire"], path: "Tests/Fixtures/LoadHost"),
         // The step gate: runs a program so that each change it makes to the file system waits for the

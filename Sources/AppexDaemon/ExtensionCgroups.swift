@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 
 /// Puts each extension process, with everything it starts, in cgroups of its own that cap
-/// its memory (at ``MemoryLimits/hardLimit(for:)``) and its processes and threads (at its
+/// its memory (at ``MemoryLimits/cgroupLimit(for:)``) and its processes and threads (at its
 /// point's `processLimit`), wherever the machine lets appexd make them.
 ///
 /// Moving a process between cgroups waits for an RCU grace period on cgroup v1, about 11 ms
@@ -42,7 +42,7 @@ struct ExtensionCgroups: Sendable {
             do {
                 let new = try Cgroup.create(named: "\(Self.prefix)\(getpid())-\(process.processID)", under: parent)
                 cgroup = new
-                if new.controllers.contains(.memory) { try new.limitMemory(to: MemoryLimits.hardLimit(for: memoryLimit)) }
+                if new.controllers.contains(.memory) { try new.limitMemory(to: MemoryLimits.cgroupLimit(for: memoryLimit)) }
                 if new.controllers.contains(.pids) { try new.limitProcesses(to: processLimit) }
                 try Self.move(process.processID, into: new)
                 made.append(new)

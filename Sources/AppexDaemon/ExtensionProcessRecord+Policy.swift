@@ -31,9 +31,10 @@ extension ExtensionProcessRecord {
         case .ending(let killAt):
             return now >= killAt ? .kill : .none
         case .running, .launching:
-            if residentBytes > UInt64(policy.memoryLimit) {
-                endReason = Interruption(kind: .memoryLimit, limit: UInt64(policy.memoryLimit), measured: residentBytes,
-                                         message: "\(label) used \(residentBytes / 1_048_576) MiB, over its point's limit of \(policy.memoryLimit / 1_048_576) MiB")
+            let counted = MemoryLimits.counted(residentBytes)
+            if counted > UInt64(policy.memoryLimit) {
+                endReason = Interruption(kind: .memoryLimit, limit: UInt64(policy.memoryLimit), measured: counted,
+                                         message: "\(label) used \(counted / 1_048_576) MiB, over its point's limit of \(policy.memoryLimit / 1_048_576) MiB\(MemoryLimits.allowanceNote)")
                 phase = .ending(killAt: now)
                 return .kill
             }

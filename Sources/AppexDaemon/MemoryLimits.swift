@@ -5,10 +5,31 @@ import AppexSystem
 /// cgroup's limit (``hardLimit(for:)``) sits a little above that, so it acts only on a
 /// process that allocates faster than the watch looks; the kernel then ends it, and
 /// ``ProcessCgroups/oomKills`` tells that apart from any other SIGKILL.
+///
+/// In a sanitized build, what the sanitizer adds to every process (``allowance``) is not
+/// counted against either, so a sanitized test run meets the limits an ordinary one does.
 enum MemoryLimits {
-    /// The cgroup limit for a point's `limit`: a quarter more, and at least 16 MiB more.
+    /// The hard limit for a point's `limit`: a quarter more, and at least 16 MiB more.
     static func hardLimit(for limit: Int) -> Int {
         limit + max(limit / 4, 16 << 20)
+    }
+
+    /// Resident memory no limit counts: ``Sanitizers/residentAllowance``, 0 in an ordinary build.
+    static let allowance = UInt64(Sanitizers.residentAllowance)
+
+    /// The part of a footprint of `bytes` that counts against a limit.
+    static func counted(_ bytes: UInt64) -> UInt64 {
+        bytes > allowance ? bytes - allowance : 0
+    }
+
+    /// The cgroup's memory limit for a point's `limit`: the hard limit, plus ``allowance``.
+    static func cgroupLimit(for limit: Int) -> Int {
+        hardLimit(for: limit) + Int(allowance)
+    }
+
+    /// How a memory limit's message mentions ``allowance``: not at all in an ordinary build.
+    static var allowanceNote: String {
+        allowance == 0 ? "" : ", not counting the \(allowance >> 20) MiB its sanitizer adds"
     }
 
     /// Address space that is not memory, which an extension maps whatever it does: its 78 MB

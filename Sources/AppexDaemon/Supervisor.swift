@@ -296,8 +296,8 @@ final class Supervisor: Sendable {
             if record.endReason == nil, cgroups.oomKills > 0 {
                 let limit = UInt64(MemoryLimits.hardLimit(for: record.policy.memoryLimit))
                 record.endReason = Interruption(
-                    kind: .memoryLimit, limit: limit, measured: cgroups.peakBytes ?? limit,
-                    message: "\(record.label) went over its hard memory limit of \(limit / 1_048_576) MiB, and the kernel ended it")
+                    kind: .memoryLimit, limit: limit, measured: cgroups.peakBytes.map(MemoryLimits.counted) ?? limit,
+                    message: "\(record.label) went over its hard memory limit of \(limit / 1_048_576) MiB\(MemoryLimits.allowanceNote), and the kernel ended it")
             }
             let refused = cgroups.processLimitHits
             if refused > 0 {

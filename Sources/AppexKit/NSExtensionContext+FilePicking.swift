@@ -41,7 +41,7 @@ extension NSExtensionContext {
         }
         return try picked.files.enumerated().map { index, file in
             let size = (try? answer.descriptor(at: file.slot)?.size()) ?? 0
-            let payload = try ReceivedPayload(.descriptor(slot: file.slot, length: size, filename: file.filename), in: answer)
+            let payload = try ReceivedPayload(.descriptor(slot: file.slot, length: size, filename: file.filename), in: answer, from: .host)
             let attachment = WireAttachment(providerID: UInt64(index), suggestedName: file.filename,
                                             representations: [WireRepresentation(typeIdentifier: file.typeIdentifier, kind: .file)])
             return RemoteProvider.make(attachment) { _, completion in completion(.success(payload)) }

@@ -61,7 +61,7 @@ public final class PendingLoads: Sendable {
     public func receive(_ result: LoadResult, in message: IncomingMessage) -> Bool {
         guard let waiting = state.withLock({ $0.waiting.removeValue(forKey: result.loadID) }) else { return false }
         do throws(ErrorInfo) {
-            waiting(.success(try ReceivedPayload(result.payload, in: message)))
+            waiting(.success(try ReceivedPayload(result.payload, in: message, from: .host)))
         } catch {
             waiting(.failure(error.nsError))
         }

@@ -18,7 +18,7 @@ public enum ReceivedItems {
                         throw AppexErrorDomain.runtimeError(
                             7, "a returned attachment's \(representation.typeIdentifier) representation came without its content")
                     }
-                    payloads[representation.typeIdentifier] = try ReceivedPayload(payload, in: message)
+                    payloads[representation.typeIdentifier] = try ReceivedPayload(payload, in: message, from: .extension)
                 }
                 let received = payloads
                 return RemoteProvider.make(attachment) { representation, completion in

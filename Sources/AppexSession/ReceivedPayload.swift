@@ -9,20 +9,35 @@ public import Foundation
 /// turned into what a provider's handler gives: bytes, a file, or an item.
 ///
 /// Descriptors are used without copying where the caller allows it:
-/// - as bytes, a descriptor is mapped, so the first byte is readable at once whatever the size;
+/// - as bytes, a descriptor is mapped, so the first byte is readable at once whatever the
+///   size; but a file from an extension is mapped only if it is a sealed memory file, and read
+///   otherwise, since the extension could truncate it under the mapping (``Sender``);
 /// - as a file, it is reached through a link named after the file to `/proc/self/fd/N`,
 ///   which lives only while the handler's completion runs, as Apple's file loads do;
 /// - as an item, a file is copied into the temporary directory, since an item outlives any
 ///   handler. The copy stays until the process's temporary directory is cleaned.
 public struct ReceivedPayload: Sendable {
+    /// Who sent a payload, which decides whether a file it sent may be mapped.
+    public enum Sender: Sendable {
+        /// The host, which the user runs unsandboxed and trusts: its files are mapped.
+        case host
+        /// An extension, which nothing trusts: only a memory file sealed against shrinking is
+        /// mapped, since truncating a mapped file would end this process with SIGBUS
+        /// (``AppexSystem/FileDescriptor/untrustedContents()``).
+        case `extension`
+    }
+
     /// The payload as it came.
     public let payload: Payload
     /// The descriptor of a ``Payload/descriptor(slot:length:filename:)`` payload.
     public let descriptor: FileDescriptor?
+    /// Who sent it.
+    public let sender: Sender
 
-    /// The payload of `message`, resolving its slot against the message's descriptors.
-    public init(_ payload: Payload, in message: IncomingMessage) throws(ErrorInfo) {
+    /// The payload of `message`, from `sender`, resolving its slot against the message's descriptors.
+    public init(_ payload: Payload, in message: IncomingMessage, from sender: Sender) throws(ErrorInfo) {
         self.payload = payload
+        self.sender = sender
         if let slot = payload.slot {
             guard let descriptor = message.descriptor(at: slot) else {
                 throw AppexErrorDomain.runtimeError(
@@ -92,9 +107,12 @@ public struct ReceivedPayload: Sendable {
 
     private func mapped(_ typeIdentifier: String) throws -> Data {
         do {
-            return try descriptor!.mapContents()
+            switch sender {
+            case .host: return try descriptor!.mapContents()
+            case .extension: return try descriptor!.untrustedContents()
+            }
         } catch {
-            throw AppexErrorDomain.runtimeError(9, "the \(typeIdentifier) content could not be mapped: \(error)").nsError
+            throw AppexErrorDomain.runtimeError(9, "the \(typeIdentifier) content could not be read: \(error)").nsError
         }
     }
 

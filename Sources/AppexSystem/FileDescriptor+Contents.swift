@@ -1,3 +1,4 @@
+import CAppexSystem
 public import Foundation
 import Glibc
 
@@ -17,6 +18,39 @@ extension FileDescriptor {
         return Data(bytesNoCopy: address, count: length, deallocator: .custom { pointer, count in
             munmap(pointer, count)
         })
+    }
+
+    /// The whole file, from a process this one doesn't trust: mapped, as ``mapContents()``
+    /// does, if no one can shrink it under the mapping (a memory file sealed against
+    /// shrinking, as ``MemoryFile/sealed(name:bytes:)`` makes); else read into memory. A
+    /// mapped file its sender truncates would end this process with SIGBUS at the first
+    /// read past the new end. Refuses what isn't a regular file, such as a pipe or a socket.
+    public func untrustedContents() throws(SystemError) -> Data {
+        guard try isRegularFile() else { throw SystemError("read", subject: "\(description), which is not a regular file", errno: EINVAL) }
+        if appex_is_sealed_against_shrinking(rawValue) != 0 { return try mapContents() }
+        return try readContents()
+    }
+
+    /// The whole file, read into memory: as many bytes as it had when the read began, or
+    /// fewer if it was shortened meanwhile.
+    public func readContents() throws(SystemError) -> Data {
+        var data = Data(count: try size())
+        var got = 0
+        var failure: SystemError?
+        data.withUnsafeMutableBytes { buffer in
+            do throws(SystemError) {
+                while got < buffer.count {
+                    let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[got...]), at: got)
+                    if count == 0 { break }
+                    got += count
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        data.removeLast(data.count - got)
+        return data
     }
 
     /// Whether the descriptor is a directory, from fstat.

@@ -12,7 +12,14 @@ import Foundation
 public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     await BlockingWork.turns.enter()
     defer { BlockingWork.turns.leave() }
-    return try await withCheckedThrowingContinuation { continuation in
+    return try await onThreadOutOfTurn(body)
+}
+
+/// Runs blocking work on a thread of its own, as ``onThread(_:)`` does, but without waiting
+/// for a turn: for waiting that lasts while the test goes on, such as on a fake server the
+/// test talks to, which would otherwise hold a turn the test's own commands wait for.
+public func onThreadOutOfTurn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }

@@ -1,5 +1,6 @@
 public import AppexHost
 import AppexLocking
+import AppexSystem
 public import AppexWire
 import Foundation
 
@@ -21,8 +22,9 @@ public final class WidgetSession: Sendable {
     /// How long a widget has to answer an update (`widgetPerformUpdate`'s completion
     /// handler), unless its host says otherwise.
     public static let defaultUpdateDeadline = Duration.seconds(10)
-    /// How long a widget has from its launch to saying it listens.
-    public static let readyDeadline = Duration.seconds(10)
+    /// How long a widget has from its launch to saying it listens: 10 s, or 60 s in a
+    /// sanitized build (Support/sanitize), whose widgets start several times slower.
+    public static let readyDeadline = Duration.seconds(Sanitizers.areActive ? 60 : 10)
     /// How long a host waits for a widget to say whether a link opened, the user's answer to
     /// the confirmation included.
     public static let linkDeadline = Duration.seconds(120)

@@ -102,10 +102,12 @@ int appex_open_path(const char *path) {
     return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
-int appex_sanitizers_active(void) {
+int appex_sanitizer(void) {
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#if __has_feature(address_sanitizer)
     return 1;
+#elif __has_feature(thread_sanitizer)
+    return 2;
 #endif
 #endif
     return 0;
@@ -165,6 +167,11 @@ int appex_memfd_create(const char *name) {
 
 int appex_memfd_seal(int fd) {
     return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+}
+
+int appex_is_sealed_against_shrinking(int fd) {
+    int seals = fcntl(fd, F_GET_SEALS);
+    return seals >= 0 && (seals & F_SEAL_SHRINK) != 0;
 }
 
 int appex_lock_byte(int fd, int64_t offset, int exclusive) {

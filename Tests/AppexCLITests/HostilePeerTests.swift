@@ -192,26 +192,117 @@ import Testing
         #expect(served.status == 0, "another process is served: \(served.standardError)")
     }
 
+    /// Runs `program` with `arguments` as uid 65534 (nobody), in `environment`. Its end is
+    /// awaited without a turn if it serves the test `alongside` (``CommandRunner/runAlongside(_:in:)``).
+    static func asNobody(_ program: URL, _ arguments: [String], environment: [String: String], alongside: Bool = false) async throws -> CommandRunner.Result {
+        let runner = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/setpriv"), environment: environment)
+        let arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", program.path] + arguments
+        return try await alongside ? runner.runAlongside(arguments) : runner.run(arguments)
+    }
+
     @Test(.enabled(if: geteuid() == 0, "becoming another user needs root"))
     func aClientOfAnotherUserIsRefusedByTheSocketsPermissionsAndThenByAppexd() async throws {
         _ = try await startDaemon()
-        func psAsNobody() async throws -> CommandRunner.Result {
-            let runner = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/setpriv"), environment: appex.environment)
-            return try await runner.run(["--reuid=65534", "--regid=65534", "--clear-groups", appex.executable.path, "ps"])
-        }
-        let blocked = try await psAsNobody()
+        let blocked = try await Self.asNobody(appex.executable, ["ps"], environment: appex.environment)
         #expect(blocked.status != 0)
         #expect(blocked.standardError.contains("Permission denied") || blocked.standardError.contains("EACCES"),
                 "the runtime folder is the user's alone (0700): \(blocked.standardError)")
 
-        // Behind the folder's permissions, appexd checks the peer's uid from the kernel.
+        // With the folders opened, the other user's own client refuses the runtime folder,
+        // which isn't theirs; behind it, appexd checks the peer's uid from the kernel.
         let opened = [test.home.dataDirectory, test.home.runtimeDirectory.deletingLastPathComponent(), test.home.runtimeDirectory]
         for folder in opened { chmod(folder.path, 0o755) }
         chmod(test.home.daemonSocketURL.path, 0o777)
-        let refused = try await psAsNobody()
-        #expect(refused.status != 0)
-        #expect(refused.standardError.contains("appexd serves user 0 only; uid 65534 was refused"), "\(refused.standardError)")
+        let notTheirs = try await Self.asNobody(appex.executable, ["ps"], environment: appex.environment)
+        #expect(notTheirs.status != 0)
+        #expect(notTheirs.standardError.contains("belongs to uid 0, not to this user (uid 65534)"), "\(notTheirs.standardError)")
+
+        let raw = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: test.scratch, create: true)
+        defer { try? FileManager.default.removeItem(at: raw) }
+        chmod(raw.path, 0o777)
+        let flood = SampleApps.products.appendingPathComponent("AppexConnectionFlood")
+        let connected = try await Self.asNobody(flood, [test.home.daemonSocketURL.path, "1", "30", raw.appendingPathComponent("opened").path],
+                                                environment: appex.environment)
+        try #require(connected.status == 0, "\(connected.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(connected.standardOutput.utf8)) as? [String: Any])
+        #expect(report["told"] as? [String: Int] == ["8: appexd serves user 0 only; uid 65534 was refused": 1], "\(report)")
         let served = try await appex.run(["ps"])
         #expect(served.status == 0, "appexd serves its own user still: \(served.standardError)")
+    }
+
+    /// AppexFakeDaemon, run as uid 65534 at `socket`, once it listens. It stops at the first
+    /// connection closed; ``report(of:at:)`` says who connected and what they sent.
+    func fakeDaemonOfAnotherUser(at socket: URL, marker: URL) async throws -> Task<CommandRunner.Result, any Error> {
+        let program = SampleApps.products.appendingPathComponent("AppexFakeDaemon")
+        let environment = appex.environment
+        let arguments = [socket.path, "60", marker.path]
+        let faking = Task { try await HostilePeerTests.asNobody(program, arguments, environment: environment, alongside: true) }
+        #expect(await eventually(seconds: 60) { FileManager.default.fileExists(atPath: marker.path) }, "the fake daemon listens")
+        return faking
+    }
+
+    /// The pids of the fake daemon's peers, and the bytes they sent. This process connects
+    /// first, and closes, so that the fake daemon stops even if no client came.
+    static func report(of faking: Task<CommandRunner.Result, any Error>, at socket: URL) async throws -> (peers: [Int32], bytes: Int) {
+        try? UnixSocket.connect(to: socket.path).close()
+        let result = try await faking.value
+        try #require(result.status == 0, "\(result.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        return (try #require(report["peers"] as? [Int32]), try #require(report["bytesReceived"] as? Int))
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "becoming another user needs root"))
+    func aRuntimeFolderAnotherUserMadeFirstIsRefusedBeforeTheClientConnects() async throws {
+        // With no XDG_RUNTIME_DIR the runtime folder is /tmp/appex-UID, which another user can
+        // make first and listen in. Here that folder is XDG_RUNTIME_DIR's, made by uid 65534.
+        let base = test.scratch.appendingPathComponent("xdg")
+        let runtime = base.appendingPathComponent("runtime/appex")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        for folder in [test.scratch.deletingLastPathComponent(), test.scratch, base, runtime.deletingLastPathComponent()] { chmod(folder.path, 0o755) }
+        chown(runtime.path, 65534, 65534)
+        var environment = test.environment
+        environment["APPEX_HOME"] = ""
+        environment["XDG_DATA_HOME"] = base.appendingPathComponent("data").path
+        environment["XDG_RUNTIME_DIR"] = runtime.deletingLastPathComponent().path
+        let client = CommandRunner(executable: appex.executable, environment: environment)
+
+        let socket = runtime.appendingPathComponent("appexd.sock")
+        let faking = try await fakeDaemonOfAnotherUser(at: socket, marker: runtime.appendingPathComponent("listening"))
+        let refused = try await client.run(["ps"])
+        let fake = try await Self.report(of: faking, at: socket)
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("\(runtime.path) belongs to uid 65534, not to this user (uid 0)"), "\(refused.standardError)")
+        #expect(fake.peers == [getpid()], "the client never connected; only this test did, to stop the fake daemon")
+        #expect(fake.bytes == 0)
+
+        // appexd refuses that folder too, rather than serve the user from it.
+        let daemon = CommandRunner(executable: SampleApps.products.appendingPathComponent("appexd"), environment: environment)
+        let started = try await daemon.run([])
+        #expect(started.status != 0)
+        #expect(started.standardError.contains("belongs to uid 65534"), "\(started.standardError)")
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "becoming another user needs root"))
+    func aListenerOfAnotherUserInTheUsersOwnFolderIsRefusedBeforeAnythingIsSent() async throws {
+        // The folder passes (the user's own, 0700), but the socket in it is another user's:
+        // bound by uid 65534 in a folder of its own, then moved in.
+        let theirs = test.scratch.appendingPathComponent("theirs")
+        try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
+        for folder in [test.scratch.deletingLastPathComponent(), test.scratch] { chmod(folder.path, 0o755) }
+        chown(theirs.path, 65534, 65534)
+        try test.home.prepareRuntimeDirectory()
+
+        let socket = theirs.appendingPathComponent("appexd.sock")
+        let faking = try await fakeDaemonOfAnotherUser(at: socket, marker: theirs.appendingPathComponent("listening"))
+        #expect(rename(socket.path, test.home.daemonSocketURL.path) == 0)
+        let refused = try await appex.run(["ps"])
+        #expect(rename(test.home.daemonSocketURL.path, socket.path) == 0)
+        let fake = try await Self.report(of: faking, at: socket)
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("runs as uid 65534, not as this user (uid 0), so it is not this user's appexd; nothing was sent to it"),
+                "\(refused.standardError)")
+        #expect(fake.peers.count == 1 && fake.peers.first != getpid(), "the client connected, and closed its connection: \(fake.peers)")
+        #expect(fake.bytes == 0, "the client sent the fake daemon nothing, not even its Hello")
+        #expect(test.daemonProcessIDs().isEmpty, "no appexd was started in its place")
     }
 }

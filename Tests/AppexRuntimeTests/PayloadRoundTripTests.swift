@@ -6,6 +6,7 @@ import AppexSystem
 import AppexTesting
 import AppexWire
 import Foundation
+import Glibc
 import Testing
 
 /// What a provider's handler produced, encoded by ``PayloadEncoder``, sent over a real
@@ -13,15 +14,16 @@ import Testing
 /// they left, and the limits say what was wrong.
 @Suite(.timeLimit(.minutes(1))) struct PayloadRoundTripTests {
     /// Encodes `produced` as `type`, sends it in a `LoadResult` over a socket pair, and
-    /// returns the payload as the far end reads it.
-    func roundTrip(_ produced: NSItemProvider.Representation.Payload, as type: String) async throws -> ReceivedPayload {
+    /// returns the payload as the far end reads it, from `sender`.
+    func roundTrip(_ produced: NSItemProvider.Representation.Payload, as type: String,
+                   from sender: ReceivedPayload.Sender = .extension) async throws -> ReceivedPayload {
         var slots = DescriptorSlots()
         let payload = try PayloadEncoder.encode(produced, typeIdentifier: type, into: &slots)
-        return try await roundTrip(payload, descriptors: slots.descriptors)
+        return try await roundTrip(payload, descriptors: slots.descriptors, from: sender)
     }
 
-    /// Sends `payload` with `descriptors` over a socket pair and returns it as received.
-    func roundTrip(_ payload: Payload, descriptors: [FileDescriptor] = []) async throws -> ReceivedPayload {
+    /// Sends `payload` with `descriptors` over a socket pair and returns it as received from `origin`.
+    func roundTrip(_ payload: Payload, descriptors: [FileDescriptor] = [], from origin: ReceivedPayload.Sender = .extension) async throws -> ReceivedPayload {
         let (left, right) = try UnixSocket.pair()
         let sender = Connection(socket: left, name: "sender")
         let receiver = Connection(socket: right, name: "receiver")
@@ -34,11 +36,19 @@ import Testing
         try sender.send(.loadResult(LoadResult(loadID: 1, typeIdentifier: "t", payload: payload)), descriptors: descriptors)
         let incoming = try await bounded { await arrived.stream.first { _ in true } }
         guard case .loadResult(let result)? = incoming?.message, let incoming else { throw WorldError("no LoadResult arrived") }
-        return try ReceivedPayload(result.payload, in: incoming)
+        return try ReceivedPayload(result.payload, in: incoming, from: origin)
     }
 
     /// The bytes `count` long, in a pattern.
     func bytes(_ count: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7) }) }
+
+    /// This process's mappings, `/proc/self/maps`, read to its end (Foundation's
+    /// `String(contentsOfFile:)` stops at the first 4 KiB of a file that says it has none).
+    func mappings() throws -> String {
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
+        defer { try? file.close() }
+        return String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+    }
 
     /// What `descriptor` refers to, such as `/memfd:x (deleted)`.
     func target(_ descriptor: FileDescriptor?) -> String {
@@ -62,7 +72,10 @@ import Testing
             #expect(received.payload == .descriptor(slot: 0, length: data.count, filename: ""))
             memoryFile = target(received.descriptor)
             #expect(memoryFile.hasPrefix("/memfd:\(type)"))
-            #expect(try received.data(typeIdentifier: type) == data)
+            let contents = try received.data(typeIdentifier: type)
+            let maps = try mappings()
+            #expect(maps.contains("/memfd:\(type)"), "sealed, so mapped, not copied")
+            #expect(contents == data, "after the maps were read, so the mapping was there to see")
         }
         #expect(!ResourceCounts.openDescriptorTargets().contains(memoryFile), "the receiver's copy closed with the payload")
     }
@@ -84,6 +97,45 @@ import Testing
             #expect(try received.data(typeIdentifier: "public.plain-text") == Data("file contents".utf8))
         }
         #expect(ResourceCounts.openDescriptors(under: folder.url) == 0)
+    }
+
+    @Test func aFileAnExtensionTruncatesAfterHandingItOverIsReadNotMapped() async throws {
+        // Mapped, a file its sender cuts short would end this process with SIGBUS at the first
+        // read past the new end; an extension's unsealed file is read instead.
+        let folder = try TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("photo.raw")
+        let original = bytes(4 << 20)
+        try original.write(to: url)
+        let received = try await roundTrip(.file(url, coordinated: false), as: "public.data", from: .extension)
+        let contents = try received.data(typeIdentifier: "public.data")
+        let maps = try mappings()
+        #expect(!maps.contains(url.path), "read, not mapped")
+        #expect(truncate(url.path, 0) == 0)
+        #expect(contents == original, "the bytes as they were when loaded")
+    }
+
+    @Test func aFileFromTheHostIsMappedNotCopied() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("movie.raw")
+        try bytes(4 << 20).write(to: url)
+        let received = try await roundTrip(.file(url, coordinated: false), as: "public.data", from: .host)
+        let contents = try received.data(typeIdentifier: "public.data")
+        let maps = try mappings()
+        #expect(maps.contains(url.path))
+        #expect(contents.count == 4 << 20, "after the maps were read, so the mapping was there to see")
+    }
+
+    @Test func aDescriptorThatIsNotAFileIsRefusedAsBytes() async throws {
+        // A pipe's size is 0 and mapping it fails: it would read as nothing, or block forever
+        // through its path. It is refused with the reason.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (reading, writing) = (FileDescriptor(owning: ends[0]), FileDescriptor(owning: ends[1]))
+        defer { writing.close() }
+        let received = try await roundTrip(.descriptor(slot: 0, length: 10, filename: ""), descriptors: [reading])
+        reading.close()
+        let error = #expect(throws: NSError.self) { try received.data(typeIdentifier: "public.data") }
+        #expect(error?.localizedDescription.contains("not a regular file") == true, "\(String(describing: error))")
     }
 
     @Test func itemsTravelAsValues() async throws {

@@ -41,10 +41,13 @@ import Testing
     @Test func anUploadOutlivesItsProcessAndTheAppIsWokenWithItsEvents() async throws {
         let app = try installApp()
         let file = try makeFile(bytes: 4_000_000)
+        // The server takes no byte until the process is gone, however slow the machine.
+        server.script("/upload/video", [.hold(after: 0)])
         let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/video").absoluteString, file.path])
         #expect(made.standardOutput == "created 1\n", "\(made.standardError)")
 
         // The process is gone; the upload goes on.
+        server.release("/upload/video")
         let registry = try Registry(home: world.test.home)
         let ended = await eventually(seconds: 30) { (try? registry.transfers(session: Self.session))?.first?.state.isFinal == true }
         try #require(ended, "\(String(describing: try? registry.transfers(session: Self.session))); \(world.transfersLog)")

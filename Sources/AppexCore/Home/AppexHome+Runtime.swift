@@ -39,16 +39,41 @@ extension AppexHome {
     public func prepareRuntimeDirectory() throws {
         let path = runtimeDirectory.path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
+        guard let status = try runtimeDirectoryStatus() else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
-        guard status.st_uid == geteuid(), status.st_mode & S_IFMT == S_IFDIR else {
-            throw AppexHomeError(message: "\(path) is not a folder this user owns; remove it or set APPEX_HOME elsewhere")
         }
         if status.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
             throw AppexHomeError(message: "\(path) is open to other users and can't be made private (0700)")
         }
+    }
+
+    /// Checks, before a client connects, that nobody but this user can have put what listens
+    /// in the runtime folder: the folder is this user's own, and no one else may write in it.
+    /// A folder that isn't there yet passes, since nothing listens in it.
+    public func checkRuntimeDirectoryIsPrivate() throws(AppexHomeError) {
+        guard let status = try runtimeDirectoryStatus() else { return }
+        if status.st_mode & 0o022 != 0 {
+            throw AppexHomeError(message: "\(runtimeDirectory.path) is open to other users for writing (mode \(String(status.st_mode & 0o777, radix: 8))), so anyone could have put appexd.sock there; make it 0700, or remove it")
+        }
+    }
+
+    /// The runtime folder's status, or nil if it isn't there; refuses what isn't a folder
+    /// this user owns, such as one another user made first under /tmp.
+    private func runtimeDirectoryStatus() throws(AppexHomeError) -> stat? {
+        let path = runtimeDirectory.path
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            let error = errno
+            if error == ENOENT { return nil }
+            throw AppexHomeError(message: "\(path) can't be examined: \(String(cString: strerror(error)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw AppexHomeError(message: "\(path) is not a folder; remove it or set APPEX_HOME elsewhere")
+        }
+        guard status.st_uid == geteuid() else {
+            throw AppexHomeError(message: "\(path) belongs to uid \(status.st_uid), not to this user (uid \(geteuid())): whatever listens there may be another user's; remove the folder, or set XDG_RUNTIME_DIR or APPEX_HOME elsewhere")
+        }
+        return status
     }
 }
 

@@ -65,18 +65,21 @@ extension NSItemProvider.Representation.Payload {
         }
     }
 
-    /// The file's contents, mapped rather than read, so that a large file (an attachment handed
-    /// over as a descriptor) costs nothing until its bytes are touched. On Linux, Foundation
-    /// reads the whole file for `.mappedIfSafe`; `.alwaysMapped` maps it, as Apple's
-    /// `.mappedIfSafe` does on a local volume (and, as there, a file truncated while the data
-    /// is in use faults). A file that can't be mapped is read.
+    /// The file's contents, mapped rather than read, so that a large file costs nothing until
+    /// its bytes are touched. On Linux, Foundation reads the whole file for `.mappedIfSafe`;
+    /// `.alwaysMapped` maps it, as Apple's `.mappedIfSafe` does on a local volume (and, as
+    /// there, a file truncated while the data is in use faults). An attachment handed over as
+    /// a descriptor came from another process, which could truncate it so: it is mapped only
+    /// if sealed, and read otherwise (``AppexSystem/FileDescriptor/untrustedContents()``), and
+    /// never through the link's path, which could reach a pipe that never ends. Another file
+    /// that can't be mapped is read.
     private static func read(_ url: URL, in context: LoadContext) throws -> Data {
-        if let descriptor = DescriptorLink.descriptor(behind: url) {
-            defer { descriptor.close() }
-            if let mapped = try? descriptor.mapContents() { return mapped }
-        }
-        if let mapped = try? Data(contentsOf: url, options: .alwaysMapped) { return mapped }
         do {
+            if let descriptor = DescriptorLink.descriptor(behind: url) {
+                defer { descriptor.close() }
+                return try descriptor.untrustedContents()
+            }
+            if let mapped = try? Data(contentsOf: url, options: .alwaysMapped) { return mapped }
             return try Data(contentsOf: url)
         } catch {
             throw context.error(

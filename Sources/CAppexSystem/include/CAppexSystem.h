@@ -26,9 +26,9 @@ ssize_t appex_receive_with_fds(int socket, void *bytes, size_t capacity,
 /// Accepts the next connection on `listener`, close-on-exec (accept4).
 int appex_accept(int listener);
 
-/// 1 if this code was built with AddressSanitizer or ThreadSanitizer, else 0. SwiftPM builds
-/// C targets with the same sanitizer as the Swift ones.
-int appex_sanitizers_active(void);
+/// The sanitizer this code was built with: 1 for AddressSanitizer, 2 for ThreadSanitizer, 0
+/// for none. SwiftPM builds C targets with the same sanitizer as the Swift ones.
+int appex_sanitizer(void);
 
 /// A descriptor that names the folder `path` without opening it (O_PATH), close-on-exec.
 int appex_open_path(const char *path);
@@ -61,6 +61,10 @@ int appex_memfd_create(const char *name);
 
 /// Seals a memory file against any further change of size or content.
 int appex_memfd_seal(int fd);
+
+/// 1 if no one can make the file behind `fd` shorter (a memory file sealed with
+/// F_SEAL_SHRINK), else 0: any other file, or what can't carry seals.
+int appex_is_sealed_against_shrinking(int fd);
 
 /// Locks the byte at `offset` of `fd`, waiting until it can: shared if `exclusive` is 0,
 /// else exclusive. The lock belongs to the open file description (an OFD lock, Linux 3.15),

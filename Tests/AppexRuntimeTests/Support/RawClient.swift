@@ -48,7 +48,7 @@ final class RawClient: Sendable {
 
     /// Sends `requestID` with `items` (one of no attachments, unless told) on `session`, and
     /// returns the extension's answer, or nil if none came within `seconds`.
-    func request(_ requestID: UUID, on session: UInt64, items: [WireItem] = [WireItem()], within seconds: Double = 15) async throws -> WireMessage? {
+    func request(_ requestID: UUID, on session: UInt64, items: [WireItem] = [WireItem()], within seconds: Double = 60) async throws -> WireMessage? {
         guard let (connection, mail) = sessions.withLock({ $0[session] }) else { throw WorldError("no session \(session)") }
         try connection.send(.extensionRequest(RequestItems(requestID: requestID, items: items)))
         return await mail.next(within: seconds) { message in
@@ -63,7 +63,7 @@ final class RawClient: Sendable {
     /// Sends `requestID` straight on the live `session`, as a version-2 host does: tells
     /// appexd with `RequestBegun`, then sends it as ``request(_:on:items:within:)`` does and
     /// returns what that returns.
-    func requestStraight(_ requestID: UUID, on session: UInt64, items: [WireItem] = [WireItem()], within seconds: Double = 15) async throws -> WireMessage? {
+    func requestStraight(_ requestID: UUID, on session: UInt64, items: [WireItem] = [WireItem()], within seconds: Double = 60) async throws -> WireMessage? {
         try daemon.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: session)))
         return try await request(requestID, on: session, items: items, within: seconds)
     }
