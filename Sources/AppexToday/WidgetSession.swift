@@ -86,7 +86,8 @@ public final class WidgetSession: Sendable {
         session.reader.withLock { $0 = reading }
         guard await session.ready(within: readyDeadline) else {
             session.request.cancel()
-            let reason = session.failure ?? "the widget didn't start listening within \(readyDeadline)"
+            let reason = session.failure
+                ?? (session.hasEnded ? "its request ended before it started listening" : "the widget didn't start listening within \(readyDeadline)")
             throw AppexErrorDomain.runtimeError(5, "\(widget.identifier) can't be shown: \(reason)",
                                                 recovery: "Check the widget's log, on appexd's standard error, for why it didn't start.")
         }
@@ -99,7 +100,8 @@ public final class WidgetSession: Sendable {
     /// The last content the widget sent, if any.
     public var content: WidgetContent? { state.withLock { $0.content } }
 
-    /// Why the widget was ended, if it sent what can't be drawn or didn't answer in time.
+    /// Why the widget was ended, if it sent what can't be drawn or didn't answer in time, or
+    /// why its request was interrupted (its process crashed, or went over a limit).
     public var failure: String? { state.withLock { $0.failure } }
 
     /// Whether the request has ended.
@@ -230,6 +232,9 @@ public final class WidgetSession: Sendable {
             if hasEnded { break }
         }
         let outcome = await request.outcome()
+        if case .interrupted(let interruption) = outcome {
+            state.withLock { if $0.failure == nil { $0.failure = interruption.message } }
+        }
         end()
         events(.ended(outcome))
     }

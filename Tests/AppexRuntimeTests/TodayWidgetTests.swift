@@ -115,6 +115,19 @@ import Testing
         await world.expectNothingLeaked(since: baseline)
     }
 
+    @Test func aWidgetThatEndsBeforeItListensIsNotShownAndTheHostHearsWhy() async throws {
+        try await install("crashAtLaunch")
+        do {
+            _ = try await show("crashAtLaunch")
+            Issue.record("a widget that crashed at launch was shown")
+        } catch let error as ErrorInfo {
+            // Whether appexd saw the crash before it answered the begin or after, the host hears it.
+            #expect(error.message.contains("can't be shown") || error.message.contains("can't be started"), "\(error.message)")
+            #expect(error.message.contains("crash") || error.message.contains("SIGABRT"), "why it ended, not a wait that ran out: \(error.message)")
+            #expect(!error.message.contains("didn't start listening within"), "\(error.message)")
+        }
+    }
+
     @Test func aWidgetPresentedExpandedHearsItAtOnce() async throws {
         try await install("widget")
         let shown = try await show("widget", mode: .expanded)
