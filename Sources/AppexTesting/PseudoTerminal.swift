@@ -63,15 +63,24 @@ public final class PseudoTerminal: Sendable {
         let process = self.process
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
+            // The kernel passes what the program wrote to this end of the terminal later, in
+            // the background (the tty's flip buffer), so its last lines can arrive after it
+            // has exited; on a loaded machine, a while after.
+            var quietPollsSinceExit = 0
             while true {
                 var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 let polled = poll(&ready, 1, 50)
                 if polled < 0 && errno == EINTR { continue }
                 if polled == 0 {
-                    // Nothing more to read: done once the program has exited.
-                    if !process.isRunning { break }
+                    // Nothing more to read: done once the program has exited and a second has
+                    // passed since with nothing more.
+                    if !process.isRunning {
+                        quietPollsSinceExit += 1
+                        if quietPollsSinceExit >= 20 { break }
+                    }
                     continue
                 }
+                quietPollsSinceExit = 0
                 let count = read(descriptor, &buffer, buffer.count)
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }

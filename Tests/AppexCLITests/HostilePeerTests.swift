@@ -241,8 +241,9 @@ import Testing
         return faking
     }
 
-    /// The pids of the fake daemon's peers, and the bytes they sent. This process connects
-    /// first, and closes, so that the fake daemon stops even if no client came.
+    /// The pids of the fake daemon's peers, and the bytes they sent. Call it once the client
+    /// has run: this process then connects, and closes, so that the fake daemon stops even if
+    /// no client came (its pid is then the only one).
     static func report(of faking: Task<CommandRunner.Result, any Error>, at socket: URL) async throws -> (peers: [Int32], bytes: Int) {
         try? UnixSocket.connect(to: socket.path).close()
         let result = try await faking.value
