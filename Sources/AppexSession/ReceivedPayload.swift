@@ -32,7 +32,7 @@ public struct ReceivedPayload: Sendable {
     /// The descriptor of a ``Payload/descriptor(slot:length:filename:)`` payload.
     public let descriptor: FileDescriptor?
     /// Who sent it.
-    public let sender: Sender
+    private let sender: Sender
 
     /// The payload of `message`, from `sender`, resolving its slot against the message's descriptors.
     public init(_ payload: Payload, in message: IncomingMessage, from sender: Sender) throws(ErrorInfo) {

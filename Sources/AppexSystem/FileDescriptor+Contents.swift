@@ -20,14 +20,23 @@ extension FileDescriptor {
         })
     }
 
+    /// The most bytes ``untrustedContents()`` reads into memory: 1 GiB.
+    public static let untrustedReadLimit = 1 << 30
+
     /// The whole file, from a process this one doesn't trust: mapped, as ``mapContents()``
     /// does, if no one can shrink it under the mapping (a memory file sealed against
-    /// shrinking, as ``MemoryFile/sealed(name:bytes:)`` makes); else read into memory. A
-    /// mapped file its sender truncates would end this process with SIGBUS at the first
-    /// read past the new end. Refuses what isn't a regular file, such as a pipe or a socket.
+    /// shrinking, as ``MemoryFile/sealed(name:bytes:)`` makes); else read into memory, if it
+    /// holds at most ``untrustedReadLimit`` bytes. A mapped file its sender truncates would
+    /// end this process with SIGBUS at the first read past the new end; a sparse file of
+    /// terabytes, read, would take its memory. Refuses what isn't a regular file, such as a
+    /// pipe or a socket.
     public func untrustedContents() throws(SystemError) -> Data {
         guard try isRegularFile() else { throw SystemError("read", subject: "\(description), which is not a regular file", errno: EINVAL) }
         if appex_is_sealed_against_shrinking(rawValue) != 0 { return try mapContents() }
+        let length = try size()
+        guard length <= Self.untrustedReadLimit else {
+            throw SystemError("read", subject: "\(description), \(length) bytes that its sender could still change, over the \(Self.untrustedReadLimit) such a file may have; hand over a sealed memory file, or load it as a file", errno: EFBIG)
+        }
         return try readContents()
     }
 

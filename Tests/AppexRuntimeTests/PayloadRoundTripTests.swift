@@ -114,6 +114,17 @@ import Testing
         #expect(contents == original, "the bytes as they were when loaded")
     }
 
+    @Test func anUnsealedFileOfAnExtensionOverTheReadLimitIsRefusedUnread() async throws {
+        // A sparse file of 4 GiB takes no disk, but read it would take 4 GiB of memory.
+        let folder = try TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("sparse.raw")
+        try Data().write(to: url)
+        #expect(truncate(url.path, off_t(FileDescriptor.untrustedReadLimit) * 4) == 0)
+        let received = try await roundTrip(.file(url, coordinated: false), as: "public.data", from: .extension)
+        let error = #expect(throws: NSError.self) { try received.data(typeIdentifier: "public.data") }
+        #expect(error?.localizedDescription.contains("could still change, over the \(FileDescriptor.untrustedReadLimit)") == true, "\(String(describing: error))")
+    }
+
     @Test func aFileFromTheHostIsMappedNotCopied() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.url.appendingPathComponent("movie.raw")

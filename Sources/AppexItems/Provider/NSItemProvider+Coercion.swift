@@ -70,7 +70,7 @@ extension NSItemProvider.Representation.Payload {
     /// `.alwaysMapped` maps it, as Apple's `.mappedIfSafe` does on a local volume (and, as
     /// there, a file truncated while the data is in use faults). An attachment handed over as
     /// a descriptor came from another process, which could truncate it so: it is mapped only
-    /// if sealed, and read otherwise (``AppexSystem/FileDescriptor/untrustedContents()``), and
+    /// if sealed, and read otherwise, up to 1 GiB (``AppexSystem/FileDescriptor/untrustedContents()``), and
     /// never through the link's path, which could reach a pipe that never ends. Another file
     /// that can't be mapped is read.
     private static func read(_ url: URL, in context: LoadContext) throws -> Data {
