@@ -213,6 +213,8 @@ var package = Package(
             path: "Tests/Fixtures/FaultExtension",
             linkerSettings: staticSwiftLinkerSettings
         ),
+        // An extension linked to the shared Swift libraries, as `swift build` links one by default.
+        .executableTarget(name: "AppexSharedRuntimeExtension", dependencies: ["AppexKit"], path: "Tests/Fixtures/SharedRuntimeExtension"),
         .testTarget(
             name: "AppexCrashConsistencyTests",
             dependencies: ["AppexCore", "AppexGroups", "AppexRegistry", "AppexSamples", "AppexSystem", "AppexTestServer", "AppexTesting", "CAppexStepGate",

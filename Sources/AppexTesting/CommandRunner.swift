@@ -37,20 +37,22 @@ public struct CommandRunner: Sendable {
     }
 
     private func runBlocking(_ arguments: [String], in directory: URL?) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = directory }
         let output = Pipe()
         let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
         let pipeNames = [output, error].map {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0.fileHandleForReading.fileDescriptor)")) ?? ""
         }
-        try process.run()
+        let process = try start {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = environment
+            if let directory { process.currentDirectoryURL = directory }
+            process.standardOutput = output
+            process.standardError = error
+            process.standardInput = FileHandle.nullDevice
+            return process
+        }
         // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
         let errorData = HandedOverData()
         let errorRead = DispatchSemaphore(value: 0)
@@ -70,6 +72,23 @@ public struct CommandRunner: Sendable {
             processIdentifier: process.processIdentifier,
             pipeNames: pipeNames
         )
+    }
+}
+
+/// Starts a process `make` makes, again while the kernel finds its executable busy
+/// (ETXTBSY), for up to 10 s. A program the test process has just copied, into a bundle it
+/// installs, can be open for writing for a moment after the copy: in a child that another of
+/// its threads forked meanwhile, until that child execs.
+private func start(_ make: () -> Process) throws -> Process {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while true {
+        let process = make()
+        do {
+            try process.run()
+            return process
+        } catch let error as NSError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 }
 

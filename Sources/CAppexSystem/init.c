@@ -7,9 +7,9 @@
 // this, a program that links CAppexSystem (every extension, through AppexKit) doesn't:
 //
 // When the launcher starts it as the first process of a new pid namespace with
-// APPEX_INIT_STATUS_FD set, a constructor forks before main. The child, pid 2, goes on to
-// main as the program, with the signals and the parent a program expects. The first
-// process stays behind as the namespace's init, running nothing of the program's:
+// APPEX_INIT_STATUS_FD set, it forks before anything of the program runs. The child, pid 2,
+// goes on to main as the program, with the signals and the parent a program expects. The
+// first process stays behind as the namespace's init, running nothing of the program's:
 // - it forwards the signals a process is asked to end or told about (SIGTERM, SIGINT,
 //   SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, SIGWINCH) to the program;
 // - it reaps every process in the namespace;
@@ -18,12 +18,24 @@
 //   it) to the descriptor APPEX_INIT_STATUS_FD names, and exits 0. The kernel then kills
 //   whatever is left in the namespace.
 // A program that doesn't link this runs as the init itself, and its own exit status stands.
+//
+// The fork runs from the executable's .preinit_array, which the loader runs before the
+// initializers of every shared library, not from a constructor, which runs after them. The
+// shared Swift runtime's initializers take its locks, and its locks name their holder by the
+// thread id each thread noted the first time it locked one. A thread's note survives a fork,
+// so a fork after them left the program's main thread naming the init (pid 1) as itself:
+// the first lock it handed to a waiting thread, it could never release (the kernel refuses
+// FUTEX_UNLOCK_PI from a thread the lock doesn't name), and it spun there forever. An
+// extension linked to the shared Swift libraries, as `swift build` links one by default, hung
+// so at its first contended lock (SharedRuntimeExtensionTests). A sanitizer's runtime, which
+// must start first, comes earlier in .preinit_array, since it is linked first.
 #define _GNU_SOURCE
 #include "CAppexSystem.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -53,13 +65,26 @@ static void appex_init_serve(pid_t program, int statusFD, const sigset_t *all) {
     }
 }
 
-__attribute__((constructor(101)))
-static void appex_init_if_first(void) {
-    const char *setting = getenv(APPEX_INIT_STATUS_SETTING);
+/// The value of `name` in `environment`, removed from it, or NULL. The loader's environment
+/// is the one libc goes on to use, so the program never sees the setting.
+static const char *appex_take_setting(char **environment, const char *name) {
+    size_t length = strlen(name);
+    for (char **entry = environment; entry != NULL && *entry != NULL; entry++) {
+        if (strncmp(*entry, name, length) != 0 || (*entry)[length] != '=') continue;
+        const char *value = *entry + length + 1;
+        do { entry[0] = entry[1]; } while (*entry++ != NULL);
+        return value;
+    }
+    return NULL;
+}
+
+static void appex_init_if_first(int argumentCount, char **arguments, char **environment) {
+    (void)argumentCount;
+    (void)arguments;
+    const char *setting = appex_take_setting(environment, APPEX_INIT_STATUS_SETTING);
     if (setting == NULL) return;
     char *end = NULL;
     long statusFD = strtol(setting, &end, 10);
-    unsetenv(APPEX_INIT_STATUS_SETTING);
     if (getpid() != 1 || end == setting || *end != '\0' || statusFD < 3 || statusFD > 1024) return;
 
     sigset_t all, previous;
@@ -80,3 +105,6 @@ static void appex_init_if_first(void) {
     close((int)statusFD);
     sigprocmask(SIG_SETMASK, &previous, NULL);
 }
+
+__attribute__((section(".preinit_array"), used))
+static void (*const appex_init_entry)(int, char **, char **) = appex_init_if_first;

@@ -18,6 +18,8 @@ final class FaultWorld: Sendable {
     struct Plugin: Sendable {
         var fault: String
         var principalClass = "AppexFaultExtension.FaultHandler"
+        /// The executable its bundle runs.
+        var executable = FaultWorld.faultExecutable
         /// The extension point it extends.
         var point = FaultWorld.point
         /// The app groups its entitlements name.
@@ -156,7 +158,7 @@ final class FaultWorld: Sendable {
                 plugin.fault.prefix(1).uppercased() + plugin.fault.dropFirst(), identifier: Self.identifier(plugin.fault), point: plugin.point,
                 attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"],
                 entitlements: plugin.entitlements,
-                executable: Self.faultExecutable)
+                executable: plugin.executable)
             let index = app.plugIns.count - 1
             guard case .dictionary(var manifest)? = app.plugIns[index].info["NSExtension"] else { continue }
             manifest["AppexFault"] = .string(plugin.fault)

@@ -1,0 +1,32 @@
+import AppexHost
+import AppexItems
+import AppexSamples
+import AppexTesting
+import Foundation
+import Testing
+
+/// An extension linked to the shared Swift libraries, as `swift build` links one by default,
+/// runs as well as one linked statically. The shared runtime starts before the launcher's
+/// pid-namespace init forks the program off (CAppexSystem's init.c), so this is where a
+/// runtime that noted its thread ids before the fork would show: its locks would name the
+/// init as their holder, and the first lock the main thread hands over would spin forever.
+@Suite(.timeLimit(.minutes(2))) final class SharedRuntimeExtensionTests {
+    let world: FaultWorld
+
+    init() throws {
+        world = try FaultWorld()
+    }
+
+    @Test func aMainThreadThatHandsARuntimeLockToAnotherThreadBeforeCheckingInIsServed() async throws {
+        try await world.startDaemon()
+        try await world.install([FaultWorld.Plugin(
+            fault: "sharedRuntime", principalClass: "AppexSharedRuntimeExtension.Handler",
+            executable: SampleApps.products.appendingPathComponent("AppexSharedRuntimeExtension"))])
+        let target = try await world.extension("sharedRuntime")
+        let baseline = world.baseline()
+        let outcome = try await target.outcome([textItem("hello")])
+        let items = try #require(outcome.items, "\(outcome)")
+        #expect(items.first?.attributedContentText?.string == "initialized")
+        await world.expectNothingLeaked(since: baseline)
+    }
+}
