@@ -17,11 +17,15 @@ import Testing
         world = try FaultWorld()
     }
 
+    static let executable = SampleApps.products.appendingPathComponent("AppexSharedRuntimeExtension")
+
     @Test func aMainThreadThatHandsARuntimeLockToAnotherThreadBeforeCheckingInIsServed() async throws {
+        // Only an executable linked to the shared runtime names its library (it is absent from
+        // the statically linked fault extension), so the test can't quietly stop testing this.
+        #expect(try Data(contentsOf: Self.executable).range(of: Data("libswiftCore.so".utf8)) != nil, "the fixture must link the shared Swift runtime")
         try await world.startDaemon()
         try await world.install([FaultWorld.Plugin(
-            fault: "sharedRuntime", principalClass: "AppexSharedRuntimeExtension.Handler",
-            executable: SampleApps.products.appendingPathComponent("AppexSharedRuntimeExtension"))])
+            fault: "sharedRuntime", principalClass: "AppexSharedRuntimeExtension.Handler", executable: Self.executable)])
         let target = try await world.extension("sharedRuntime")
         let baseline = world.baseline()
         let outcome = try await target.outcome([textItem("hello")])
