@@ -37,13 +37,19 @@ extension FileDescriptor {
         guard length <= Self.untrustedReadLimit else {
             throw SystemError("read", subject: "\(description), \(length) bytes that its sender could still change, over the \(Self.untrustedReadLimit) such a file may have; hand over a sealed memory file, or load it as a file", errno: EFBIG)
         }
-        return try readContents()
+        // The size checked is the size read: a sender growing the file meanwhile gets no more.
+        return try readContents(length: length)
     }
 
     /// The whole file, read into memory: as many bytes as it had when the read began, or
     /// fewer if it was shortened meanwhile.
     public func readContents() throws(SystemError) -> Data {
-        var data = Data(count: try size())
+        try readContents(length: size())
+    }
+
+    /// The file's first `length` bytes, read into memory, or fewer if it is shorter.
+    private func readContents(length: Int) throws(SystemError) -> Data {
+        var data = Data(count: length)
         var got = 0
         var failure: SystemError?
         data.withUnsafeMutableBytes { buffer in

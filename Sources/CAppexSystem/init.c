@@ -65,17 +65,22 @@ static void appex_init_serve(pid_t program, int statusFD, const sigset_t *all) {
     }
 }
 
-/// The value of `name` in `environment`, removed from it, or NULL. The loader's environment
-/// is the one libc goes on to use, so the program never sees the setting.
+/// The first value of `name` in `environment`, or NULL; every entry of `name` is removed, as
+/// unsetenv removes them. The loader's environment is the one libc goes on to use, so the
+/// program never sees the setting.
 static const char *appex_take_setting(char **environment, const char *name) {
     size_t length = strlen(name);
+    const char *value = NULL;
+    char **kept = environment;
     for (char **entry = environment; entry != NULL && *entry != NULL; entry++) {
-        if (strncmp(*entry, name, length) != 0 || (*entry)[length] != '=') continue;
-        const char *value = *entry + length + 1;
-        do { entry[0] = entry[1]; } while (*entry++ != NULL);
-        return value;
+        if (strncmp(*entry, name, length) == 0 && (*entry)[length] == '=') {
+            if (value == NULL) value = *entry + length + 1;
+        } else {
+            *kept++ = *entry;
+        }
     }
-    return NULL;
+    if (kept != NULL) *kept = NULL;
+    return value;
 }
 
 static void appex_init_if_first(int argumentCount, char **arguments, char **environment) {
