@@ -14,12 +14,15 @@ extension TransferSessions {
     static let longestResourceTimeout: UInt64 = 30 * 86_400_000
 
     /// Makes the task `create` asks for in the caller's session, and wakes the transfers'
-    /// process. An upload's file is linked into the spool, or copied if it can't be.
-    func create(_ create: TransferCreate, file: FileDescriptor?, by caller: Caller) throws(ErrorInfo) -> TransferTaskInfo {
+    /// process. An upload carries its file, the one descriptor in `files`, which is linked
+    /// into the spool, or copied if it can't be; a download carries none.
+    func create(_ create: TransferCreate, files: [FileDescriptor], by caller: Caller) throws(ErrorInfo) -> TransferTaskInfo {
         let (key, attachment) = try attachment(of: caller, to: create.sessionIdentifier)
         guard let kind = TransferTask.Kind(rawValue: create.kind) else {
             throw Self.refusal("a task is an upload or a download, not \"\(create.kind)\"")
         }
+        guard files.count <= 1 else { throw Self.refusal("a task carries at most one file, an upload's; this one came with \(files.count)") }
+        let file = files.first
         let request = try Self.request(of: create, kind: kind)
         let id = UUID()
         var bodyFile: URL?
@@ -107,7 +110,8 @@ extension TransferSessions {
         let method = create.method.isEmpty ? (kind == .upload ? "POST" : "GET") : create.method
         guard isToken(method) else { throw refusal("\"\(method)\" is not an HTTP method") }
         for header in create.headers {
-            guard isToken(header.name), !header.value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+            // By byte: as a Character, CR LF is one grapheme, equal neither to CR nor to LF.
+            guard isToken(header.name), !header.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
                 throw refusal("the header field \"\(header.name)\" is not a valid name and value")
             }
         }

@@ -60,7 +60,7 @@ final class TransferSessions: Sendable {
     func handle(_ message: WireMessage, descriptors: [FileDescriptor], from caller: Caller) {
         switch message {
         case .transferAttach(let attach): attachOrRefuse(attach, caller)
-        case .transferCreate(let create): caller.send(answer(create.call) { () throws(ErrorInfo) in try self.create(create, file: descriptors.first, by: caller) })
+        case .transferCreate(let create): caller.send(answer(create.call) { () throws(ErrorInfo) in try self.create(create, files: descriptors, by: caller) })
         case .transferCancel(let cancel): caller.send(answer(cancel.call) { () throws(ErrorInfo) in try self.cancel(cancel, by: caller) })
         case .transferAcknowledge(let acknowledge): acknowledgeOrReport(acknowledge, caller)
         default: caller.send(.failure(Failure(error: Self.refusal("\(message.name) is no background session's message"))))

@@ -17,7 +17,7 @@ extension LoopbackHTTPServer {
             let next = script.isEmpty ? Behaviour.serve : script.removeFirst()
             state.scripts[path] = script
             var headers: [String: String] = [:]
-            for name in ["range", "if-range", "idempotency-key", "content-length"] {
+            for name in ["range", "if-range", "idempotency-key", "content-length", "x-note"] {
                 headers[name] = HTTPField.Name(name).flatMap { request.headers[$0] }
             }
             state.seen.append(Seen(method: request.method.rawValue, path: path, headers: headers, behaviour: next))

@@ -47,7 +47,7 @@ public final class LoopbackHTTPServer: Sendable {
         public var method: String
         public var path: String
         /// The header fields the tests look at, by lowercase name: range, if-range,
-        /// idempotency-key, content-length.
+        /// idempotency-key, content-length, x-note.
         public var headers: [String: String]
         public var behaviour: Behaviour
     }

@@ -110,6 +110,16 @@ import Testing
         try await expectTheDaemonServesOtherHosts()
     }
 
+    @Test func aFrameBegunOnTheDaemonChannelAndNeverFinishedIsAProtocolErrorAtItsDeadline() async throws {
+        // Its request deadline is a minute away: only the frame's deadline can end it first.
+        let outcome = try await outcome(of: "partialFrameOnControl", daemon: ["APPEX_FRAME_DEADLINE_MS": "300", "APPEX_REQUEST_DEADLINE_MS": "60000"],
+                                        alsoInstalling: ["echo"])
+        #expect(outcome.interruption?.reason == .protocolError, "\(outcome)")
+        #expect(outcome.interruption?.message.contains("sent a malformed frame on its daemon channel") == true, "\(outcome)")
+        #expect(outcome.interruption?.message.contains("18 bytes of a frame came, and not the rest within 0.3 seconds") == true, "\(outcome)")
+        try await expectTheDaemonServesOtherHosts()
+    }
+
     @Test func checkingInAsAnotherBundleIsAProtocolError() async throws {
         let outcome = try await outcome(of: "checksInAsAnother", alsoInstalling: ["echo"])
         #expect(outcome.interruption?.reason == .protocolError, "\(outcome)")

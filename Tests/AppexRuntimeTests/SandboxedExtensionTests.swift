@@ -82,6 +82,19 @@ final class SandboxedExtensionTests {
         #expect(!FileManager.default.fileExists(atPath: outside.path))
     }
 
+    @Test func theRegistryAndTheDataFolderAreOutOfReachAndTheFolderIsTheUsersAlone() async throws {
+        let data = world.test.home.dataDirectory
+        let registry = world.test.home.registryURL.path
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o700, "other users can't list or open the registry: \(String(mode, radix: 8))")
+        let results = try await attempt(["stat \(registry)", "read \(registry)", "read \(data.path)", "write \(data.path)/planted.txt",
+                                         "write \(registry)"])
+        // It exists, where the extension looks: the refusals are Landlock's.
+        #expect(results == ["allowed", "refused: Permission denied", "refused: Permission denied", "refused: Permission denied",
+                            "refused: Permission denied"], "\(results)")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("planted.txt").path))
+    }
+
     @Test func ptraceOfTheHostOrOfAppexdFails() async throws {
         let daemon = try #require(world.everyDaemon.first)
         let results = try await attempt(["ptrace \(getpid())", "ptrace \(daemon)"])

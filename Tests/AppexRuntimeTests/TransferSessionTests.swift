@@ -161,6 +161,38 @@ import Testing
         #expect(run.standardOutput.contains("com.example.grouped is not entitled to group.com.example.other"), "\(run.standardOutput)")
     }
 
+    /// Another app entitled to the same group (any bundle may name any group: threat model,
+    /// known gap 6) that makes a session of the same name makes a session of its own: it
+    /// does not see the first app's tasks, its cancel and acknowledgements reach only its
+    /// own, and the first app's events wait for the first app.
+    @Test func anotherAppsSessionOfTheSameNameIsItsOwn() async throws {
+        let app = try installApp()
+        let other = try installApp("com.example.intruder")
+        // The server reads none of the upload until released, so it can't end before.
+        server.script("/upload/held", [.hold(after: 0)])
+        let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/held").absoluteString,
+                                       try makeFile(bytes: 100_000).path])
+        #expect(events(in: made) == ["created 1"], "\(made.standardError)")
+        #expect(try output(of: app, ["transfer-tasks", Self.session, Self.group]) == "tasks 1 /upload/held\n")
+
+        #expect(try output(of: other, ["transfer-tasks", Self.session, Self.group]) == "tasks\n", "none of the first app's")
+        // Its own download, stalled so that it can't end before it is cancelled.
+        server.script("/bytes/20", [.stall(after: 0)])
+        let cancelled = try await run(other, ["transfer-download", Self.session, Self.group, server.url("/bytes/20").absoluteString, "cancel"])
+        #expect(events(in: cancelled) == ["created 1", "event completed 1 cancelled 0"], "\(cancelled.standardError)")
+
+        server.release("/upload/held")
+        let log = world.test.scratch.appendingPathComponent("wake.log")
+        let woken = await eventually(seconds: 30) { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("finished events") }
+        try #require(woken, "\(world.daemonLog)")
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("progress ") }
+        #expect(lines == ["woken for \(Self.session)", "event completed 1 completed 201", "finished events"], "the first app hears its own")
+        // Its task 1 was not the one cancelled.
+        let registry = try Registry(home: world.test.home)
+        #expect(try registry.transfers(appIdentifier: "com.example.grouped").map(\.state) == [.completed], "\(String(describing: try? registry.transfers()))")
+        #expect(try registry.transfers(appIdentifier: "com.example.intruder").map(\.state) == [.cancelled])
+    }
+
     @Test func appexdRestsOnceTheLastProcessDetaches() async throws {
         let app = try installApp()
         for _ in 0..<3 {
@@ -177,10 +209,10 @@ import Testing
 
     // MARK: Helpers
 
-    /// Installs the app com.example.grouped, whose executable is the groups helper, entitled
-    /// to the group; returns its installed executable.
-    func installApp() throws -> URL {
-        var app = BundleBuilder.app("com.example.grouped", name: "Grouped", in: world.test.scratch.appendingPathComponent("grouped"))
+    /// Installs the app `identifier`, whose executable is the groups helper, entitled to the
+    /// group; returns its installed executable.
+    func installApp(_ identifier: String = "com.example.grouped") throws -> URL {
+        var app = BundleBuilder.app(identifier, name: "Grouped", in: world.test.scratch.appendingPathComponent(identifier))
         app.executable = SampleApps.products.appendingPathComponent("AppexGroupsHelper")
         app.entitlements = [Entitlements.Key.applicationGroups: .array([.string(Self.group)])]
         return try Registry(home: world.test.home).install(appAt: try app.write()).executableURL
@@ -213,6 +245,13 @@ import Testing
     /// The helper's progress reports.
     func progress(in run: CommandRunner.Result) -> [String] {
         run.standardOutput.split(separator: "\n").map(String.init).filter { $0.hasPrefix("progress ") }
+    }
+
+    /// What `pid`'s descriptors lead to.
+    static func descriptors(of pid: Int32) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).map {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? $0
+        }.sorted()
     }
 
     /// The clock ticks (1/100 s) of processor time `pid` has used, from /proc.
@@ -318,6 +357,55 @@ extension TransferSessionTests {
         let folder = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload").absoluteString, world.test.scratch.path])
         #expect(folder.standardOutput == "refused AppexRuntimeErrorDomain 12: an upload's file must be a regular file open for reading\n")
         #expect(try Registry(home: world.test.home).transfers(session: Self.session).isEmpty, "nothing was made")
+    }
+
+    /// A task carries its file as the one descriptor of its frame, with no slot to name:
+    /// an upload without one, a download with one, and a task with several are refused,
+    /// what came is closed, and nothing is made.
+    @Test func aTaskCarryingTheWrongNumberOfFilesIsRefusedAndTheyAreClosed() async throws {
+        let app = try installApp()
+        let daemon = try #require(world.daemons().first)
+        let url = server.url("/upload").absoluteString
+        #expect(try output(of: app, ["transfer-raw-create", Self.session, Self.group, "upload", url, "1"]) == "created 1\n")
+        let answers = try ["upload 0", "download 1", "upload 3", "download 2"].map { attempt in
+            let parts = attempt.split(separator: " ").map(String.init)
+            return try output(of: app, ["transfer-raw-create", Self.session, Self.group, parts[0], url, parts[1]])
+        }
+        #expect(answers == [
+            "refused AppexRuntimeErrorDomain 12: an upload task carries its file; this one came with none\n",
+            "refused AppexRuntimeErrorDomain 12: a download task carries no file\n",
+            "refused AppexRuntimeErrorDomain 12: a task carries at most one file, an upload's; this one came with 3\n",
+            "refused AppexRuntimeErrorDomain 12: a task carries at most one file, an upload's; this one came with 2\n",
+        ], "\(answers)")
+        #expect(try Registry(home: world.test.home).transfers(session: Self.session).count == 1, "only the first, well-formed upload")
+        // The files sent were the app's executable; the upload made spooled a link to it.
+        let closed = await eventually { !Self.descriptors(of: daemon).contains { $0.hasSuffix("/\(app.lastPathComponent)") } }
+        #expect(closed, "appexd keeps none of the files it refused: \(Self.descriptors(of: daemon))")
+    }
+
+    /// Fields as `HELPER_HEADER` takes them: a CR, LF or NUL in a value would end the field
+    /// early and smuggle in another field, or another request; in a name, so would they, and
+    /// a space or colon.
+    @Test(arguments: ["X-Note:a%0D%0AInjected:%201", "X-Note:a%0D%0A%0D%0AGET%20/admin%20HTTP/1.1", "X-Note:a%0Ab", "X-Note:a%00b",
+                      "X-No%0D%0Ate:v", "X%20Note:v", "X-Note%00:v", "X-Note%3AInjected:v"])
+    func aHeaderFieldThatCouldSmuggleAnotherIsRefusedAndNothingIsSent(field: String) async throws {
+        let app = try installApp()
+        let name = try #require(field.split(separator: ":")[0].removingPercentEncoding)
+        let run = try await CommandRunner(executable: app, environment: world.test.environment.merging(["HELPER_HEADER": field]) { $1 })
+            .run(["transfer-download", Self.session, Self.group, server.url("/bytes/10").absoluteString])
+        #expect(run.status == 1, "\(run.standardOutput)")
+        #expect(run.standardOutput == "refused AppexRuntimeErrorDomain 12: the header field \"\(name)\" is not a valid name and value\n",
+                "\(run.standardOutput)")
+        #expect(try Registry(home: world.test.home).transfers(session: Self.session).isEmpty, "nothing was made")
+        #expect(server.seen("/bytes/10").isEmpty)
+    }
+
+    @Test func aHeaderFieldOfTheAppsOwnReachesTheServer() async throws {
+        let app = try installApp()
+        let run = try await CommandRunner(executable: app, environment: world.test.environment.merging(["HELPER_HEADER": "X-Note:a%20note"]) { $1 })
+            .run(["transfer-download", Self.session, Self.group, server.url("/bytes/10").absoluteString, "wait"])
+        #expect(events(in: run).last == "event completed 1 completed 200", "\(run.standardOutput) \(run.standardError)")
+        #expect(server.seen("/bytes/10").map { $0.headers["x-note"] } == ["a note"])
     }
 }
 

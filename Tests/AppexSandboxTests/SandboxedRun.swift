@@ -42,9 +42,9 @@ func runShell(_ script: String, profile: SandboxProfile) throws -> SandboxedRun 
 /// A sanitized build's settings (Support/sanitize), which a sanitized child needs too.
 let sanitizerSettings = ProcessInfo.processInfo.environment.filter { ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key) }
 
-/// Runs a Python program under `profile`.
-func runPython(_ program: String, profile: SandboxProfile) throws -> SandboxedRun {
-    try runSandboxed(["/usr/bin/python3", "-I", "-c", program], profile: profile)
+/// Runs a Python program under `profile`, launched by `sandbox`.
+func runPython(_ program: String, profile: SandboxProfile, sandbox: Sandbox = Sandbox(isStrict: false)) throws -> SandboxedRun {
+    try runSandboxed(["/usr/bin/python3", "-I", "-c", program], profile: profile, sandbox: sandbox)
 }
 
 /// A profile for a test: the system's paths, and `readWrite` besides.

@@ -41,6 +41,9 @@ enum Fault: String {
     case garbageOnSessionThenHang
     /// Writes a malformed frame on its channel to appexd (descriptor 3).
     case garbageOnControl
+    /// Writes the header of a 64-byte frame and 10 bytes of it on its channel to appexd,
+    /// then blocks its main thread: the rest never comes.
+    case partialFrameOnControl
     /// Greets appexd and checks in as `com.example.someone-else` by hand, before its
     /// runtime starts, then waits.
     case checksInAsAnother

@@ -84,6 +84,10 @@ final class FaultHandler: NSExtensionRequestHandling {
             while true { sleep(1) }
         case .garbageOnControl:
             Self.writeGarbage(to: 3)
+        case .partialFrameOnControl:
+            let begun: [UInt8] = [64, 0, 0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 10)
+            _ = begun.withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+            while true { sleep(1) }
         case .attempts:
             Task {
                 let provider = context.inputItems.first?.attachments?.first ?? NSItemProvider()

@@ -1,6 +1,9 @@
 import AppexApplication
+import AppexIPC
 import AppexLocking
+import AppexSystem
 import AppexTransfers
+import AppexWire
 import Foundation
 import Glibc
 
@@ -108,7 +111,8 @@ func transferAttach(_ identifier: String, _ group: String) {
 /// URL [wait|cancel]`: makes the task (a PUT of FILE, or a download of URL) with the
 /// background session API, prints "created N" or "refused …", and exits at once: the task
 /// goes on without it. With `wait`, it prints the task's progress and events until it
-/// completes; with `cancel`, it cancels the task first.
+/// completes; with `cancel`, it cancels the task first. `HELPER_HEADER`, "NAME:VALUE" with
+/// each side percent-encoded (so that it can hold CR, LF and NUL), adds a header field.
 func transferTask(_ kind: String, _ identifier: String, _ group: String, _ url: String, file: String?, then next: String?) {
     let (session, delegate) = backgroundSession(identifier, group)
     guard let target = URL(string: url) else {
@@ -117,6 +121,10 @@ func transferTask(_ kind: String, _ identifier: String, _ group: String, _ url: 
     }
     var request = URLRequest(url: target)
     request.httpMethod = kind == "upload" ? "PUT" : "GET"
+    if let field = ProcessInfo.processInfo.environment["HELPER_HEADER"] {
+        let sides = field.split(separator: ":", maxSplits: 1).map { $0.removingPercentEncoding ?? String($0) }
+        request.setValue(sides.count == 2 ? sides[1] : "", forHTTPHeaderField: sides[0])
+    }
     let task: URLSessionTask = file.map { session.uploadTask(with: request, fromFile: URL(fileURLWithPath: $0)) }
         ?? session.downloadTask(with: request)
     task.resume()
@@ -132,6 +140,41 @@ func transferTask(_ kind: String, _ identifier: String, _ group: String, _ url: 
             exit(1)
         }
         finish(session, delegate)
+    }
+}
+
+/// `transfer-tasks SESSION GROUP`: attaches, prints "tasks" and each unfinished task as
+/// " N PATH" (its identifier and its URL's path), and exits, leaving them be.
+func transferTasks(_ identifier: String, _ group: String) {
+    let (session, _) = backgroundSession(identifier, group)
+    let listed = DispatchSemaphore(value: 0)
+    session.getAllTasks { tasks in
+        say("tasks" + tasks.map { " \($0.taskIdentifier) \($0.originalRequest?.url?.path ?? "")" }.joined())
+        listed.signal()
+    }
+    listed.wait()
+}
+
+/// `transfer-raw-create SESSION GROUP KIND URL FILES`: attaches on a connection of its own
+/// and sends a `TransferCreate` past the session API, with FILES descriptors of its own
+/// executable, which the API would never send for a download, nor more than one for an
+/// upload; prints "created N" or "refused DOMAIN CODE: …", and exits.
+func transferRawCreate(_ identifier: String, _ group: String, _ kind: String, _ url: String, files: Int) {
+    do throws(ErrorInfo) {
+        let link = try DaemonLink.open()
+        _ = try link.call(needing: WireVersion.transfers) { .transferAttach(TransferAttach(call: $0, sessionIdentifier: identifier, groupIdentifier: group)) }
+        var descriptors: [FileDescriptor] = []
+        for _ in 0..<files {
+            guard let file = try? FileDescriptor.open("/proc/self/exe", flags: O_RDONLY | O_CLOEXEC) else { exit(70) }
+            descriptors.append(file)
+        }
+        let answer = try link.call(needing: WireVersion.transfers, { call in
+            .transferCreate(TransferCreate(call: call, sessionIdentifier: identifier, kind: kind, url: url, method: kind == "upload" ? "PUT" : "GET"))
+        }, descriptors: descriptors)
+        guard case .transferTaskResult(let result) = answer else { exit(70) }
+        say("created \(result.task.taskIdentifier)")
+    } catch {
+        say("refused \(error.domain) \(error.code): \(error.message)")
     }
 }
 

@@ -24,10 +24,14 @@
 //                                         (TransferCommands.swift); a refusal prints "refused DOMAIN CODE: …"
 //   transfer-upload SESSION GROUP URL FILE [wait|cancel]  makes and resumes a PUT upload of FILE, prints
 //                                         "created N", and exits; with `wait` prints its progress and events
-//                                         until it completes, with `cancel` cancels it first
+//                                         until it completes, with `cancel` cancels it first; HELPER_HEADER,
+//                                         "NAME:VALUE" percent-encoded, adds a header field
 //   transfer-download SESSION GROUP URL [wait|cancel]  the same for a download of URL
 //   transfer-events SESSION GROUP         prints the events that waited for the session, then "finished
 //                                         events", and detaches once they are acknowledged
+//   transfer-tasks SESSION GROUP          prints "tasks" and " N PATH" for each unfinished task, and exits
+//   transfer-raw-create SESSION GROUP KIND URL FILES  sends TransferCreate past the session API with FILES
+//                                         descriptors, and prints "created N" or "refused DOMAIN CODE: …"
 //   (none, launched by appexd for a background session's events)  answers as TransferCommands.swift's
 //                                         answerWakeForEvents says
 import AppexGroups
@@ -155,6 +159,10 @@ case ("transfer-download", 4), ("transfer-download", 5):
     transferTask("download", arguments[1], arguments[2], arguments[3], file: nil, then: arguments.count == 5 ? arguments[4] : nil)
 case ("transfer-events", 3):
     transferEvents(arguments[1], arguments[2])
+case ("transfer-tasks", 3):
+    transferTasks(arguments[1], arguments[2])
+case ("transfer-raw-create", 6):
+    transferRawCreate(arguments[1], arguments[2], arguments[3], arguments[4], files: Int(arguments[5]) ?? 0)
 default:
     FileHandle.standardError.write(Data("usage: see the top of Tests/Fixtures/GroupsHelper/main.swift\n".utf8))
     exit(64)
