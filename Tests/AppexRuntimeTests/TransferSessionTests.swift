@@ -378,7 +378,7 @@ extension TransferSessionTests {
             "refused AppexRuntimeErrorDomain 12: a task carries at most one file, an upload's; this one came with 2\n",
         ], "\(answers)")
         #expect(try Registry(home: world.test.home).transfers(session: Self.session).count == 1, "only the first, well-formed upload")
-        // The files sent were the app's executable; the upload made spooled a link to it.
+        // Each file sent was the app's executable (the upload made is spooled as a hard link, not held open).
         let closed = await eventually { !Self.descriptors(of: daemon).contains { $0.hasSuffix("/\(app.lastPathComponent)") } }
         #expect(closed, "appexd keeps none of the files it refused: \(Self.descriptors(of: daemon))")
     }
