@@ -247,13 +247,6 @@ import Testing
         run.standardOutput.split(separator: "\n").map(String.init).filter { $0.hasPrefix("progress ") }
     }
 
-    /// What `pid`'s descriptors lead to.
-    static func descriptors(of pid: Int32) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).map {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? $0
-        }.sorted()
-    }
-
     /// The clock ticks (1/100 s) of processor time `pid` has used, from /proc.
     func cpuTicks(of pid: Int32) throws -> Int {
         let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
@@ -379,8 +372,8 @@ extension TransferSessionTests {
         ], "\(answers)")
         #expect(try Registry(home: world.test.home).transfers(session: Self.session).count == 1, "only the first, well-formed upload")
         // Each file sent was the app's executable (the upload made is spooled as a hard link, not held open).
-        let closed = await eventually { !Self.descriptors(of: daemon).contains { $0.hasSuffix("/\(app.lastPathComponent)") } }
-        #expect(closed, "appexd keeps none of the files it refused: \(Self.descriptors(of: daemon))")
+        let closed = await eventually { !ResourceCounts.openDescriptorTargets(of: daemon).contains { $0.hasSuffix("/\(app.lastPathComponent)") } }
+        #expect(closed, "appexd keeps none of the files it refused: \(ResourceCounts.openDescriptorTargets(of: daemon))")
     }
 
     /// Fields as `HELPER_HEADER` takes them: a CR, LF or NUL in a value would end the field
