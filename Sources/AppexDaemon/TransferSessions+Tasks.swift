@@ -110,8 +110,7 @@ extension TransferSessions {
         let method = create.method.isEmpty ? (kind == .upload ? "POST" : "GET") : create.method
         guard isToken(method) else { throw refusal("\"\(method)\" is not an HTTP method") }
         for header in create.headers {
-            // By byte: as a Character, CR LF is one grapheme, equal neither to CR nor to LF.
-            guard isToken(header.name), !header.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+            guard isToken(header.name), isFieldValue(header.value) else {
                 throw refusal("the header field \"\(header.name)\" is not a valid name and value")
             }
         }
@@ -130,6 +129,14 @@ extension TransferSessions {
         !text.isEmpty && text.utf8.allSatisfy { byte in
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
         }
+    }
+
+    /// Whether `text` may be a header field's value (RFC 9110): no control character but the
+    /// tab, so no CR, LF or NUL to end the field early, and nothing the HTTP client would
+    /// refuse at every attempt. By byte: as a Character, CR LF is one grapheme, equal neither
+    /// to CR nor to LF.
+    private static func isFieldValue(_ text: String) -> Bool {
+        text.utf8.allSatisfy { byte in byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
     }
 
     /// Keeps an upload's file in the spool, as `id`: linked, or copied if it can't be.

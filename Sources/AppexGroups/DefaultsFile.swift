@@ -14,9 +14,11 @@ import Glibc
 ///   copy is removed by the next process that opens the suite).
 /// - After the rename, still under the lock, the writer counts the change in the lock
 ///   file's first 8 bytes. Each process keeps the values in memory with the count it read
-///   them at, and reads the file again only when the count has moved: when inotify says the
-///   lock file was written, or, where there is no inotify, at each read. So a read costs a
-///   dictionary lookup.
+///   them at and the identity (inode) of the file it read, and reads the file again only
+///   when either has moved: when inotify says the lock file was written or the file renamed
+///   into place, or, where there is no inotify, at each read. So a read costs a dictionary
+///   lookup. The identity catches a writer killed between its rename and its count, whose
+///   values are on disk though the count never moved.
 ///
 /// Not fsynced: a change survives the process, not a power cut in the next seconds.
 final class DefaultsFile: @unchecked Sendable {
@@ -30,6 +32,8 @@ final class DefaultsFile: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [String: Any] = [:]
     private var generation: UInt64 = 0
+    /// The file the values were read from or written to, or nil for none.
+    private var identity: FileIdentity?
     private var listeners: [UUID: Listener] = [:]
     private var isWatched = false
     /// Whether another process's change reaches this one without looking: its folder is
@@ -61,12 +65,13 @@ final class DefaultsFile: @unchecked Sendable {
         try withFileLock {
             removeUnfinishedCopies()
             generation = readGeneration()
-            values = try loadSettingAsideIfCorrupt()
+            (values, identity) = try loadSettingAsideIfCorrupt()
         }
-        // The count moves after the rename, so a change of the count is the signal to read.
-        isWatched = DirectoryWatcher.shared?.watch(folder, name: URL(fileURLWithPath: lockPath).lastPathComponent) { [weak self] in
-            self?.reloadIfChanged()
-        } ?? false
+        // The count moves after the rename, so a change of the count is the signal to read; a
+        // rename whose count never came (its writer was killed) is the other.
+        isWatched = [URL(fileURLWithPath: lockPath).lastPathComponent, url.lastPathComponent].allSatisfy { name in
+            DirectoryWatcher.shared?.watch(folder, name: name) { [weak self] in self?.reloadIfChanged() } ?? false
+        }
     }
 
     /// Calls `listener` with the keys whose values change, whoever changed them: on the
@@ -98,14 +103,16 @@ final class DefaultsFile: @unchecked Sendable {
     func update(_ body: (inout [String: Any]) -> Void) throws {
         let (changed, listeners) = try lock.withLock {
             try withFileLock {
-                let old = try loadSettingAsideIfCorrupt()
+                let (old, oldIdentity) = try loadSettingAsideIfCorrupt()
                 var new = old
                 body(&new)
                 let changed = Self.changedKeys(values, new)
                 if Self.changedKeys(old, new).isEmpty {
-                    generation = readGeneration() // what was just read is current
+                    // What was just read is current.
+                    generation = readGeneration()
+                    identity = oldIdentity
                 } else {
-                    try write(new)
+                    identity = try write(new)
                     generation = readGeneration() + 1
                     writeGeneration(generation)
                 }
@@ -121,10 +128,13 @@ final class DefaultsFile: @unchecked Sendable {
     private func reloadIfChanged() {
         let (changed, listeners) = lock.withLock { () -> ([String], [Listener]) in
             let current = readGeneration()
-            guard current != generation, let new = try? Self.load(url) else { return ([], []) }
+            guard current != generation || FileIdentity(path: url.path) != identity,
+                  let (new, newIdentity) = try? Self.load(url)
+            else { return ([], []) }
             let changed = Self.changedKeys(values, new)
             values = new
             generation = current
+            identity = newIdentity
             return (changed, Array(self.listeners.values))
         }
         if !changed.isEmpty { listeners.forEach { $0(changed) } }
@@ -142,41 +152,52 @@ final class DefaultsFile: @unchecked Sendable {
         _ = pwrite(lockFile.rawValue, &count, 8, 0)
     }
 
-    private static func load(_ url: URL) throws -> [String: Any] {
+    /// The file's values, and the identity of the file they were read from: nil if there is
+    /// no file.
+    private static func load(_ url: URL) throws -> ([String: Any], FileIdentity?) {
         let data: Data
+        let identity: FileIdentity
         do {
-            data = try Data(contentsOf: url)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return [:]
+            let file = try FileDescriptor.open(url.path)
+            defer { file.close() }
+            identity = try file.identity()
+            data = try file.readContents()
+        } catch where error.errno == ENOENT {
+            return ([:], nil)
+        } catch {
+            let code: CocoaError.Code = error.errno == EACCES || error.errno == EPERM ? .fileReadNoPermission : .fileReadUnknown
+            throw CocoaError(code, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
         }
         guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
             throw CocoaError(.propertyListReadCorrupt, userInfo: [NSFilePathErrorKey: url.path])
         }
-        return plist.mapValues(PropertyListValues.normalized)
+        return (plist.mapValues(PropertyListValues.normalized), identity)
     }
 
     /// The file's values. A file that is not a property list dictionary (written by
     /// something else) is renamed to `NAME.plist.corrupt-TIME`, kept for whoever wants to
     /// look, and said on standard error; the suite starts again empty. Called under the file lock.
-    private func loadSettingAsideIfCorrupt() throws -> [String: Any] {
+    private func loadSettingAsideIfCorrupt() throws -> ([String: Any], FileIdentity?) {
         do {
             return try Self.load(url)
         } catch let error as CocoaError where error.code == .propertyListReadCorrupt {
             let aside = url.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
             guard rename(url.path, aside.path) == 0 else { throw error }
             RefusalLog.always("shared defaults \(url.path) were not a property list dictionary; kept as \(aside.lastPathComponent), and the suite starts empty")
-            return [:]
+            return ([:], nil)
         }
     }
 
-    /// Writes `values` beside the file and renames the copy over it.
-    private func write(_ values: [String: Any]) throws {
+    /// Writes `values` beside the file and renames the copy over it. Returns the new file's identity.
+    private func write(_ values: [String: Any]) throws -> FileIdentity {
         let data = try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
         let copy = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).unfinished")
+        let identity: FileIdentity
         do {
             let descriptor = try FileDescriptor.open(copy.path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600)
             defer { descriptor.close() }
             try descriptor.write(data)
+            identity = try descriptor.identity()
         } catch {
             unlink(copy.path)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
@@ -186,6 +207,7 @@ final class DefaultsFile: @unchecked Sendable {
             unlink(copy.path)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
         }
+        return identity
     }
 
     /// Removes copies that writers killed midway left. Called under the file lock, when no

@@ -46,6 +46,27 @@ import Testing
         #expect(!left.contains { $0.hasSuffix(".unfinished") }, "copies of killed writers are removed when the suite is opened: \(left)")
     }
 
+    /// What a writer killed between its rename and its count leaves: the new file in place,
+    /// and the count in the lock file where it was. A process that already holds the suite
+    /// sees the new values, and hears of them, all the same.
+    @Test func aWriteWhoseCountNeverCameIsSeenAndAnnouncedByAProcessHoldingTheSuite() throws {
+        let defaults = try open()
+        defaults.set("before", forKey: "greeting")
+        let announced = Announcements(of: defaults)
+        defer { announced.stop() }
+        let preferences = folder.appendingPathComponent("Library/Preferences")
+        let lock = preferences.appendingPathComponent(".\(suite).plist.lock")
+        let count = try Data(contentsOf: lock)
+
+        let copy = preferences.appendingPathComponent(".\(suite).plist.99999.unfinished")
+        try PropertyListSerialization.data(fromPropertyList: ["greeting": "after"], format: .binary, options: 0).write(to: copy)
+        #expect(rename(copy.path, preferences.appendingPathComponent("\(suite).plist").path) == 0)
+        #expect(try Data(contentsOf: lock) == count, "the count did not move")
+
+        #expect(announced.next() == ["greeting"])
+        #expect(defaults.string(forKey: "greeting") == "after")
+    }
+
     @Test func aChangeInOneProcessIsSeenAndAnnouncedInTheOther() throws {
         let defaults = try open()
         let helper = try GroupsHelper(["wait-for", folder.path, suite, "greeting", "hello"])
