@@ -46,6 +46,9 @@ struct ExtensionProcessRecord: Sendable {
     var residentBytes: UInt64 = 0
     /// The cgroups that hold it, where any could be made.
     var cgroups: ProcessCgroups?
+    /// Whether its host is putting a question to the user for it (a URL to confirm, files to
+    /// pick). One at a time (``Supervisor/startAsking(for:)``).
+    var isAskingTheUser = false
     /// Whether it is still being moved into its cgroups (``ExtensionCgroups/confineInBackground(_:memoryLimit:processLimit:label:done:)``).
     var isBeingConfined = false
 

@@ -33,6 +33,7 @@ extension Supervisor {
             return refuse("the host of request \(request.requestID) offers no file picker: it speaks protocol version \(host.version), "
                 + "and file picking needs \(WireVersion.filePicking)")
         }
+        if let waiting = startAsking(for: session) { return refuse(waiting) }
         var asked = request
         asked.extensionIdentifier = record.installed.identifier
         asked.extensionName = record.installed.displayName
@@ -44,8 +45,10 @@ extension Supervisor {
                     return .pickFiles(asked)
                 }
             } catch {
+                stopAsking(for: session)
                 return refuse("the host could not show its file picker: \(error)")
             }
+            stopAsking(for: session)
             guard case .pickedFiles(let picked) = answer.message else {
                 return refuse("the host answered PickFiles with \(answer.message.name)")
             }

@@ -46,28 +46,37 @@ extension Supervisor {
             return answer(.failure(URLRefusal("the host of request \(requestID) can't confirm URLs: it speaks protocol version \(host.version), "
                 + "and confirming needs \(WireVersion.urlConfirmation)")))
         }
+        if let waiting = startAsking(for: session) { return answer(.failure(URLRefusal(waiting))) }
         var asked = request
         asked.extensionIdentifier = record.installed.identifier
         asked.extensionName = record.installed.displayName
         asked.appName = app.displayName
         Task {
-            let confirmation: IncomingMessage
-            do throws(ConnectionError) {
-                confirmation = try await host.connection.call { call in
-                    asked.call = call
-                    return .openURL(asked)
-                }
-            } catch {
-                return answer(.failure(URLRefusal("the host could not be asked to confirm: \(error)")))
-            }
-            guard case .openURLResult(let confirmed) = confirmation.message else {
-                return answer(.failure(URLRefusal("the host answered OpenURL with \(confirmation.message.name)")))
-            }
-            guard confirmed.opened else {
-                return answer(.failure(URLRefusal(confirmed.reason.isEmpty ? "the host declined to open \(request.url)" : confirmed.reason)))
-            }
-            answer(launch(app, opening: request.url, for: record.installed.identifier))
+            let confirmed = await confirm(asked, with: host)
+            stopAsking(for: session)
+            answer(confirmed.flatMap { launch(app, opening: request.url, for: record.installed.identifier) })
         }
+    }
+
+    /// Asks `host` to confirm `asked` with its user.
+    private func confirm(_ asked: OpenURL, with host: ClientRecord) async -> Result<Void, URLRefusal> {
+        var asked = asked
+        let confirmation: IncomingMessage
+        do throws(ConnectionError) {
+            confirmation = try await host.connection.call { call in
+                asked.call = call
+                return .openURL(asked)
+            }
+        } catch {
+            return .failure(URLRefusal("the host could not be asked to confirm: \(error)"))
+        }
+        guard case .openURLResult(let confirmed) = confirmation.message else {
+            return .failure(URLRefusal("the host answered OpenURL with \(confirmation.message.name)"))
+        }
+        guard confirmed.opened else {
+            return .failure(URLRefusal(confirmed.reason.isEmpty ? "the host declined to open \(asked.url)" : confirmed.reason))
+        }
+        return .success(())
     }
 
     /// Starts `app` with `url` in its environment.

@@ -1,0 +1,24 @@
+import AppexLocking
+
+/// The questions a host puts to its user for an extension (a URL to confirm, files to pick):
+/// one at a time for each extension process, so an extension can't stack them faster than
+/// the user answers. A second, asked while one waits, is refused with the reason.
+extension Supervisor {
+    /// Marks the process of `session` as asking its user: nil if it may, or why it may not.
+    func startAsking(for session: UInt64) -> String? {
+        state.withLock { state in
+            guard let record = state.processes[session] else { return "the extension has ended" }
+            guard !record.isAskingTheUser else {
+                return "\(record.label) already waits for the user to answer another question; ask again once that one is answered"
+            }
+            state.processes[session]?.isAskingTheUser = true
+            return nil
+        }
+    }
+
+    /// Marks the process of `session` as no longer asking its user; called before the answer
+    /// reaches it, so it may ask again as soon as it has one.
+    func stopAsking(for session: UInt64) {
+        state.withLock { $0.processes[session]?.isAskingTheUser = false }
+    }
+}
