@@ -58,9 +58,16 @@ final class DefaultsFile: @unchecked Sendable {
         url = folder.appendingPathComponent("\(name).plist")
         let lockPath = folder.appendingPathComponent(".\(name).plist.lock").path
         do {
-            lockFile = try FileDescriptor.open(lockPath, flags: O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
+            // Every process of the group may write here: what it planted at the lock's path, a
+            // FIFO or a link, is refused rather than waited on or followed.
+            lockFile = try FileDescriptor.open(lockPath, flags: O_RDWR | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
         } catch {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath, NSUnderlyingErrorKey: error])
+        }
+        guard (try? lockFile.isRegularFile()) == true else {
+            lockFile.close()
+            RefusalLog.always("shared defaults' lock \(lockPath) is not a regular file; the suite can't be opened until it is removed")
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath])
         }
         try withFileLock {
             removeUnfinishedCopies()
@@ -155,27 +162,39 @@ final class DefaultsFile: @unchecked Sendable {
     /// The file's values, and the identity of the file they were read from: nil if there is
     /// no file.
     private static func load(_ url: URL) throws -> ([String: Any], FileIdentity?) {
+        let damaged = CocoaError(.propertyListReadCorrupt, userInfo: [NSFilePathErrorKey: url.path])
+        func unreadable(_ error: SystemError) -> CocoaError {
+            let code: CocoaError.Code = error.errno == EACCES || error.errno == EPERM ? .fileReadNoPermission : .fileReadUnknown
+            return CocoaError(code, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
+        }
+        // Not waiting on a FIFO, nor following a link, that another process of the group
+        // planted: each is set aside, as a damaged file is.
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(url.path, flags: O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
+        } catch where error.errno == ENOENT {
+            return ([:], nil)
+        } catch where error.errno == ELOOP {
+            throw damaged
+        } catch {
+            throw unreadable(error)
+        }
+        defer { file.close() }
+        guard (try? file.isRegularFile()) == true else { throw damaged }
         let data: Data
         let identity: FileIdentity
         do {
-            let file = try FileDescriptor.open(url.path)
-            defer { file.close() }
             identity = try file.identity()
             data = try file.readContents()
-        } catch where error.errno == ENOENT {
-            return ([:], nil)
         } catch {
-            let code: CocoaError.Code = error.errno == EACCES || error.errno == EPERM ? .fileReadNoPermission : .fileReadUnknown
-            throw CocoaError(code, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
+            throw unreadable(error)
         }
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-            throw CocoaError(.propertyListReadCorrupt, userInfo: [NSFilePathErrorKey: url.path])
-        }
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else { throw damaged }
         return (plist.mapValues(PropertyListValues.normalized), identity)
     }
 
     /// The file's values. A file that is not a property list dictionary (written by
-    /// something else) is renamed to `NAME.plist.corrupt-TIME`, kept for whoever wants to
+    /// something else), or not a file at all, is renamed to `NAME.plist.corrupt-TIME`, kept for whoever wants to
     /// look, and said on standard error; the suite starts again empty. Called under the file lock.
     private func loadSettingAsideIfCorrupt() throws -> ([String: Any], FileIdentity?) {
         do {

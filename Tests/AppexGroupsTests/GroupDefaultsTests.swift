@@ -1,6 +1,7 @@
 import AppexGroups
 import AppexTesting
 import Foundation
+import Glibc
 import Testing
 
 /// Shared defaults in one process: Foundation's `UserDefaults` behaviour, stored in the
@@ -105,6 +106,36 @@ import Testing
         #expect(try open().string(forKey: "key") == "fresh")
         let kept = try FileManager.default.contentsOfDirectory(atPath: preferences.path).filter { $0.contains(".corrupt-") }
         #expect(kept.count == 1, "the unreadable file is kept for whoever wants to look")
+    }
+
+    /// Every process of the group may write in its container. A FIFO or a link planted at
+    /// the suite's file is set aside, not waited on, nor followed to the file it names.
+    @Test(arguments: ["fifo", "link"])
+    func somethingPlantedAtTheSuitesFileIsSetAsideNotWaitedOnOrFollowed(kind: String) throws {
+        let preferences = folder.appendingPathComponent("Library/Preferences")
+        try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+        let target = folder.appendingPathComponent("elsewhere.plist")
+        let elsewhere = try PropertyListSerialization.data(fromPropertyList: ["secret": "elsewhere"], format: .binary, options: 0)
+        try elsewhere.write(to: target)
+        let planted = preferences.appendingPathComponent("\(suite).plist").path
+        #expect((kind == "fifo" ? mkfifo(planted, 0o600) : symlink(target.path, planted)) == 0)
+
+        let defaults = try open()
+        #expect(defaults.dictionaryRepresentation().isEmpty)
+        defaults.set("fresh", forKey: "key")
+        #expect(try open().string(forKey: "key") == "fresh")
+        #expect(try Data(contentsOf: target) == elsewhere, "the file a link named is untouched")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: preferences.path).filter { $0.contains(".corrupt-") }
+        #expect(kept.count == 1, "what was planted is kept for whoever wants to look: \(kept)")
+    }
+
+    /// A FIFO planted at the lock's path makes the suite unavailable, said on standard error,
+    /// rather than hanging the process that opens it.
+    @Test func aFIFOAtTheLocksPathGivesNilRatherThanHanging() throws {
+        let preferences = folder.appendingPathComponent("Library/Preferences")
+        try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+        #expect(mkfifo(preferences.appendingPathComponent(".\(suite).plist.lock").path, 0o600) == 0)
+        #expect(GroupDefaults(suiteName: suite, container: folder) == nil)
     }
 
     @Test func aContainerThatCantBeWrittenGivesNil() throws {
