@@ -8,9 +8,14 @@ extension Registry {
     public struct InstallOptions: Sendable {
         /// Whether an older `CFBundleVersion` may replace a newer one.
         public var allowDowngrade: Bool
+        /// App groups that another installed app already uses and that this app may use too:
+        /// the user's word that both apps come from one vendor. Apple binds a group to the
+        /// team that registered it; with no signatures, Appex asks the user instead.
+        public var sharedGroups: Set<String>
 
-        public init(allowDowngrade: Bool = false) {
+        public init(allowDowngrade: Bool = false, sharedGroups: Set<String> = []) {
             self.allowDowngrade = allowDowngrade
+            self.sharedGroups = sharedGroups
         }
     }
 
@@ -101,6 +106,7 @@ extension Registry {
                 throw RegistryError(.conflict, "the extension point \(point.id) is already declared by \(owner)", hint: "give the point an identifier of this app's own")
             }
         }
+        try checkGroups(of: app, sharedGroups: options.sharedGroups, db)
         if let installed = try Self.installedApp(identifier, db), installed.bundleIdentifier != identifier {
             throw RegistryError(
                 .conflict, "\(identifier) differs only in case from the installed \(installed.bundleIdentifier)",
@@ -114,6 +120,25 @@ extension Registry {
                 .downgrade, "\(identifier) \(new) is older than the installed \(old)",
                 hint: "uninstall it first, or install with --allow-downgrade"
             )
+        }
+    }
+
+    /// Refuses an app that names an app group another installed app uses, unless the user
+    /// shares that group with it (`sharedGroups`): otherwise any bundle could name another
+    /// vendor's group and read and write its shared container. A group this app's installed
+    /// version already uses stays its own through an upgrade.
+    private func checkGroups(of app: AppBundle, sharedGroups: Set<String>, _ db: Database) throws {
+        let identifier = app.info.identifier
+        let named = Set(app.entitlements.applicationGroups + app.extensions.flatMap(\.entitlements.applicationGroups))
+        for group in named.subtracting(sharedGroups).sorted() {
+            let users = try String.fetchAll(
+                db, sql: "SELECT DISTINCT appIdentifier FROM groupEntitlement WHERE groupIdentifier = ? ORDER BY appIdentifier", arguments: [group])
+            let others = users.filter { $0.caseInsensitiveCompare(identifier) != .orderedSame }
+            guard !others.isEmpty, others.count == users.count else { continue }
+            throw RegistryError(
+                .conflict, "the app group \(group) belongs to \(others.joined(separator: ", ")), and \(identifier) names it too: "
+                    + "it would read and write their shared container",
+                hint: "if both apps come from the same vendor, install with --share-group \(group); otherwise don't install it")
         }
     }
 

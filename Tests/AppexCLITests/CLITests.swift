@@ -193,6 +193,22 @@ import Testing
         #expect(try await appex.run(["list"]).standardOutput == "")
     }
 
+    @Test func installOfAnAppNamingAnotherAppsGroupSaysWhoseAndHowToShareIt() async throws {
+        let groups: [String: PropertyListValue] = ["com.apple.security.application-groups": ["group.com.example.first"]]
+        var first = BundleBuilder.app("com.example.first", name: "First", in: test.scratch.appendingPathComponent("first"))
+        first.entitlements = groups
+        var second = BundleBuilder.app("com.example.second", name: "Second", in: test.scratch.appendingPathComponent("second"))
+        second.entitlements = groups
+        #expect(try await appex.run(["install", try first.write().path]).status == 0)
+        let refused = try await appex.run(["install", try second.write().path])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("the app group group.com.example.first belongs to com.example.first"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("install with --share-group group.com.example.first"), "\(refused.standardError)")
+        let shared = try await appex.run(["install", "--share-group", "group.com.example.first", second.url.path])
+        #expect(shared.status == 0, "\(shared.standardError)")
+        #expect(shared.standardOutput.hasPrefix("Installed Second (com.example.second)"), "\(shared.standardOutput)")
+    }
+
     @Test func typesConformsAndInfo() async throws {
         #expect(try await appex.run(["types", "conforms", "public.jpeg", "public.image"]).status == 0)
         #expect(try await appex.run(["types", "conforms", "public.image", "public.jpeg"]).status == 1)

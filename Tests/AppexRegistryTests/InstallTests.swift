@@ -114,6 +114,44 @@ import Testing
         await #expect(contents(of: test.home.applicationsDirectory).count == 1)
     }
 
+    /// Any bundle may name any group, so the first app to use one holds it: another app's
+    /// bundle naming it, in its own entitlements or an extension's, is refused unless the user
+    /// shares the group with it, and is then a member like the first through its upgrades.
+    @Test func anAppGroupAnotherAppUsesIsAConflictUnlessTheUserSharesIt() async throws {
+        var owner = BundleBuilder.app("com.example.owner", name: "Owner", in: test.scratch.appendingPathComponent("owner"))
+        owner.addExtension("OW", identifier: "com.example.owner.widget", point: "com.apple.widget-extension",
+                           entitlements: ["com.apple.security.application-groups": ["group.com.example.owner"]])
+        try registry.install(appAt: try owner.write())
+        var other = BundleBuilder.app("com.example.other", name: "Other", in: test.scratch.appendingPathComponent("other"))
+        other.entitlements = ["com.apple.security.application-groups": ["group.com.example.mine"]]
+        other.addExtension("XW", identifier: "com.example.other.widget", point: "com.apple.widget-extension",
+                           entitlements: ["com.apple.security.application-groups": ["group.com.example.owner"]])
+        let url = try other.write()
+
+        let refused = #expect(throws: RegistryError.self) { try registry.install(appAt: url) }
+        #expect(refused?.code == .conflict)
+        #expect(refused?.message == "the app group group.com.example.owner belongs to com.example.owner, and com.example.other names it too: "
+                + "it would read and write their shared container", "\(String(describing: refused))")
+        #expect(refused?.hint?.contains("--share-group group.com.example.owner") == true)
+        #expect(try registry.apps().map(\.identifier) == ["com.example.owner"], "nothing of it is installed")
+        // Sharing another group is not sharing this one.
+        #expect(throws: RegistryError.self) { try registry.install(appAt: url, options: .init(sharedGroups: ["group.com.example.mine"])) }
+
+        try registry.install(appAt: url, options: .init(sharedGroups: ["group.com.example.owner"]))
+        #expect(try registry.apps().map(\.identifier) == ["com.example.other", "com.example.owner"])
+        // Its upgrade keeps the group without being asked again, and so does the owner's.
+        other.info["CFBundleVersion"] = "2"
+        try registry.install(appAt: try other.write())
+        owner.info["CFBundleVersion"] = "2"
+        try registry.install(appAt: try owner.write())
+        #expect(try registry.apps().map(\.version) == ["2", "2"])
+
+        // Once no app uses a group, its container is gone and the next app to name it holds it.
+        try registry.uninstall("com.example.other")
+        try registry.uninstall("com.example.owner")
+        try registry.install(appAt: url)
+    }
+
     @Test func uninstallRemovesTheAppItsContainersAndGroupsNoOneElseUses() async throws {
         let folder = test.scratch
         var a = BundleBuilder.app("com.example.a", name: "A", in: folder)
@@ -123,7 +161,7 @@ import Testing
         var b = BundleBuilder.app("com.example.b", name: "B", in: folder)
         b.entitlements = ["com.apple.security.application-groups": ["group.com.example.shared"]]
         let installedA = try registry.install(appAt: try a.write())
-        try registry.install(appAt: try b.write())
+        try registry.install(appAt: try b.write(), options: .init(sharedGroups: ["group.com.example.shared"]))
         for group in ["group.com.example.shared", "group.com.example.a", "group.com.example.a-only"] {
             try FileManager.default.createDirectory(at: test.home.groupContainer(for: group), withIntermediateDirectories: true)
         }

@@ -161,13 +161,13 @@ import Testing
         #expect(run.standardOutput.contains("com.example.grouped is not entitled to group.com.example.other"), "\(run.standardOutput)")
     }
 
-    /// Another app entitled to the same group (any bundle may name any group: threat model,
-    /// known gap 6) that makes a session of the same name makes a session of its own: it
+    /// Another app entitled to the same group (the user shared it with the app at install)
+    /// that makes a session of the same name makes a session of its own: it
     /// does not see the first app's tasks, its cancel and acknowledgements reach only its
     /// own, and the first app's events wait for the first app.
     @Test func anotherAppsSessionOfTheSameNameIsItsOwn() async throws {
         let app = try installApp()
-        let other = try installApp("com.example.intruder")
+        let other = try installApp("com.example.intruder", sharingTheGroup: true)
         // The server reads none of the upload until released, so it can't end before.
         server.script("/upload/held", [.hold(after: 0)])
         let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/held").absoluteString,
@@ -210,12 +210,14 @@ import Testing
     // MARK: Helpers
 
     /// Installs the app `identifier`, whose executable is the groups helper, entitled to the
-    /// group; returns its installed executable.
-    func installApp(_ identifier: String = "com.example.grouped") throws -> URL {
+    /// group, which the user shares with it if another app holds it; returns its installed
+    /// executable.
+    func installApp(_ identifier: String = "com.example.grouped", sharingTheGroup: Bool = false) throws -> URL {
         var app = BundleBuilder.app(identifier, name: "Grouped", in: world.test.scratch.appendingPathComponent(identifier))
         app.executable = SampleApps.products.appendingPathComponent("AppexGroupsHelper")
         app.entitlements = [Entitlements.Key.applicationGroups: .array([.string(Self.group)])]
-        return try Registry(home: world.test.home).install(appAt: try app.write()).executableURL
+        let options = Registry.InstallOptions(sharedGroups: sharingTheGroup ? [Self.group] : [])
+        return try Registry(home: world.test.home).install(appAt: try app.write(), options: options).executableURL
     }
 
     func run(_ executable: URL, _ arguments: [String]) async throws -> CommandRunner.Result {

@@ -15,6 +15,12 @@ struct InstallCommand: ParsableCommand {
     @Flag(help: "Allow an older version to replace a newer one.")
     var allowDowngrade = false
 
+    @Option(name: .customLong("share-group"), help: ArgumentHelp(
+        "Let the app use an app group another installed app uses (repeatable).",
+        discussion: "Only for apps of one vendor: the app can read and write everything the group holds.",
+        valueName: "group"))
+    var sharedGroups: [String] = []
+
     @Flag(help: "Print the installed app as JSON.")
     var json = false
 
@@ -22,7 +28,7 @@ struct InstallCommand: ParsableCommand {
         let registry = try RegistryAccess.open()
         let app: InstalledApp
         do {
-            app = try registry.install(appAt: URL(fileURLWithPath: path), options: .init(allowDowngrade: allowDowngrade))
+            app = try registry.install(appAt: URL(fileURLWithPath: path), options: .init(allowDowngrade: allowDowngrade, sharedGroups: Set(sharedGroups)))
         } catch {
             Output.diagnostics(error.diagnostics, toStandardError: true)
             throw CommandFailure(error)
