@@ -40,7 +40,7 @@ import Testing
 final class AppProcess {
     let process: ProcessDescriptor
     private let input: FileDescriptor
-    private let output: FileHandle
+    private let output: FileDescriptor
 
     init(_ arguments: [String]) throws {
         let stdin = try FileDescriptor.pipe()
@@ -51,23 +51,26 @@ final class AppProcess {
         stdin.read.close()
         stdout.write.close()
         input = stdin.write
-        output = FileHandle(fileDescriptor: stdout.read.take(), closeOnDealloc: true)
+        output = stdout.read
     }
 
     func send(_ line: String) throws { try input.write(Array((line + "\n").utf8)) }
 
-    /// The next line it prints, or nil at its end.
+    /// The next line it prints, or nil at its end or after 30 s of silence: a test that blocks
+    /// a thread of Swift's pool must not block it for ever.
     func nextLine() -> String? {
         var line: [UInt8] = []
-        while let byte = try? output.read(upToCount: 1), let first = byte.first {
-            if first == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
-            line.append(first)
+        var byte: UInt8 = 0
+        while (try? UnixSocket.waitForInput(output, timeout: .seconds(30))) == true, read(output.rawValue, &byte, 1) == 1 {
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
         }
         return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
     }
 
     deinit {
         input.close()
+        output.close()
         if process.waitForExit(timeoutMilliseconds: 0) == false { process.send(signal: SIGKILL) }
         _ = process.waitForExit(timeoutMilliseconds: 10_000)
         _ = process.reap()

@@ -235,7 +235,10 @@ import Testing
     func fakeDaemonOfAnotherUser(at socket: URL, marker: URL) async throws -> Task<CommandRunner.Result, any Error> {
         let program = SampleApps.products.appendingPathComponent("AppexFakeDaemon")
         let environment = appex.environment
-        let arguments = [socket.path, "60", marker.path]
+        // It waits for the client until the report ends it; the 5 minutes are only a bound. In
+        // a whole sanitized run the client's command once waited over 60 s for its turn, and
+        // met a fake daemon that had stopped listening.
+        let arguments = [socket.path, "300", marker.path]
         let faking = Task { try await HostilePeerTests.asNobody(program, arguments, environment: environment, alongside: true) }
         #expect(await eventually(seconds: 60) { FileManager.default.fileExists(atPath: marker.path) }, "the fake daemon listens")
         return faking

@@ -1,6 +1,7 @@
 import AppexCore
 import AppexHost
 import AppexItems
+import AppexLocking
 import AppexSandbox
 import AppexSystem
 import AppexTesting
@@ -112,8 +113,11 @@ final class SandboxedExtensionTests {
         defer { neverAnswers.cancelExtensionRequest(withIdentifier: waiting) }
         // The extension itself, not its pid namespace's init: the one that holds a session (4).
         func holdingASession() -> Int32? { world.extensionProcesses().first { FileManager.default.fileExists(atPath: "/proc/\($0)/fd/4") } }
-        #expect(await eventually { holdingASession() != nil })
-        let other = try #require(holdingASession())
+        // Kept from the check that found it: as the sandbox starts, its init holds the session
+        // for a moment before the program does, so a second look may find neither.
+        let found = Locked<Int32?>(nil)
+        #expect(await eventually { found.withLock { $0 = holdingASession(); return $0 != nil } })
+        let other = try #require(found.withLock { $0 })
         let results = try await attempt(["stat /proc/\(other)/fd/3", "getfd \(other) 3", "getfd \(other) 4", "ptrace \(other)",
                                          "getfd 1 2", "stat /proc/self/fd/3"])
         // Not in its pid namespace, so there is no such process; and pidfd_getfd is refused

@@ -15,6 +15,21 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
+/// The next line on standard input, or nil at its end. It calls `read` itself: `readLine`
+/// reads inside glibc, where ThreadSanitizer can't see that the thread waits, so it holds a
+/// signal that comes meanwhile (SIGTERM, for the dispatch source) until the next line.
+func nextLine() -> String? {
+    var line: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+        let count = read(0, &byte, 1)
+        if count < 0, errno == EINTR { continue }
+        guard count == 1 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+        if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+        line.append(byte)
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch (arguments.first, arguments.count) {
 case ("background-task", 2):
@@ -28,7 +43,7 @@ case ("background-task", 2):
         }
     }
     say("begun")
-    while let line = readLine() {
+    while let line = nextLine() {
         if line == "end" { application.endBackgroundTask(task.withLock { $0 }) }
         if line == "remaining" { say(application.backgroundTimeRemaining > 1e300 ? "unlimited" : "limited") }
     }
