@@ -311,7 +311,10 @@ extension TransferSessionTests {
             line.split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .punctuationCharacters)) }
         }
         let totals = reports.map { $0.count == 4 ? $0[2] : -1 }
-        #expect(totals.first.map { $0 > 0 && $0 < Int64(size) } == true, "the first report came while held: \(output)")
+        // It came while the server held the upload (`midway`), but how much it says depends on
+        // how much the buffers between took, the kernel's and the server's: in one CI run, all
+        // 24 MB. "Sent" is what the connection took, not what the server has read.
+        #expect(totals.first.map { $0 > 0 } == true, "\(output)")
         #expect(totals == totals.sorted() && totals.last == Int64(size), "\(output)")
         #expect(reports.allSatisfy { $0.count == 4 && $0[1] > 0 && $0[3] == Int64(size) }, "each says how many more bytes, of all: \(output)")
         #expect(reports.map { $0[1] }.reduce(0, +) == Int64(size), "the increments add up to the whole")
