@@ -146,7 +146,7 @@ import Testing
         try registry.install(appAt: try owner.write())
         #expect(try registry.apps().map(\.version) == ["2", "2"])
 
-        // Once no app uses a group, its container is gone and the next app to name it holds it.
+        // Once no app names the group, the next app to name it holds it.
         try registry.uninstall("com.example.other")
         try registry.uninstall("com.example.owner")
         try registry.install(appAt: url)

@@ -72,8 +72,8 @@ final class LoadTests {
                 "threads: \(before.threads) before, \(ResourceCounts.held(by: daemon).threads) after")
         let after = ResourceCounts.held(by: daemon)
         let residentAfter = ProcessMemory.residentBytes(of: daemon) ?? 0
-        // A hundred clients at once leave a high-water mark behind, not a leak: glibc keeps
-        // the stacks of exited threads for reuse (up to 40 MiB) and the memory they freed.
+        // A hundred clients at once leave a high-water mark behind: glibc keeps the stacks of
+        // exited threads for reuse (up to 40 MiB), and the memory they freed.
         #expect(residentAfter < residentBefore + 128 << 20, "appexd's memory: \(residentBefore >> 10) KiB before, \(residentAfter >> 10) KiB after")
 
         // So a second round, as big, tells a leak from the high-water mark: a leak grows with
