@@ -1,4 +1,6 @@
+import AppexIPC
 import AppexLocking
+import AppexWire
 
 /// The questions a host puts to its user for an extension (a URL to confirm, files to pick):
 /// one at a time for each extension process, so an extension can't stack them faster than
@@ -16,9 +18,15 @@ extension Supervisor {
         }
     }
 
-    /// Marks the process of `session` as no longer asking its user; called before the answer
-    /// reaches it, so it may ask again as soon as it has one.
-    func stopAsking(for session: UInt64) {
+    /// Puts the question `message` makes to the user through `host`, for the process of
+    /// `session`, which ``startAsking(for:)`` has let ask; once the host has answered, or
+    /// failed to, the process may ask again (before the answer reaches it).
+    func ask(through host: ClientRecord, for session: UInt64, _ message: (UInt64) -> WireMessage) async throws(ConnectionError) -> IncomingMessage {
+        defer { stopAsking(for: session) }
+        return try await host.connection.call(message)
+    }
+
+    private func stopAsking(for session: UInt64) {
         state.withLock { $0.processes[session]?.isAskingTheUser = false }
     }
 }

@@ -40,15 +40,13 @@ extension Supervisor {
         Task {
             let answer: IncomingMessage
             do throws(ConnectionError) {
-                answer = try await host.connection.call { call in
+                answer = try await ask(through: host, for: session) { call in
                     asked.call = call
                     return .pickFiles(asked)
                 }
             } catch {
-                stopAsking(for: session)
                 return refuse("the host could not show its file picker: \(error)")
             }
-            stopAsking(for: session)
             guard case .pickedFiles(let picked) = answer.message else {
                 return refuse("the host answered PickFiles with \(answer.message.name)")
             }

@@ -52,18 +52,17 @@ extension Supervisor {
         asked.extensionName = record.installed.displayName
         asked.appName = app.displayName
         Task {
-            let confirmed = await confirm(asked, with: host)
-            stopAsking(for: session)
+            let confirmed = await confirm(asked, with: host, for: session)
             answer(confirmed.flatMap { launch(app, opening: request.url, for: record.installed.identifier) })
         }
     }
 
-    /// Asks `host` to confirm `asked` with its user.
-    private func confirm(_ asked: OpenURL, with host: ClientRecord) async -> Result<Void, URLRefusal> {
+    /// Asks `host` to confirm `asked` with its user, for the process of `session`.
+    private func confirm(_ asked: OpenURL, with host: ClientRecord, for session: UInt64) async -> Result<Void, URLRefusal> {
         var asked = asked
         let confirmation: IncomingMessage
         do throws(ConnectionError) {
-            confirmation = try await host.connection.call { call in
+            confirmation = try await ask(through: host, for: session) { call in
                 asked.call = call
                 return .openURL(asked)
             }
