@@ -176,7 +176,7 @@ var package = Package(
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexLocking", "AppexSystem", "CAppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexLocking", "AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
-        .testTarget(name: "AppexRegistryTests", dependencies: ["AppexRegistry", "AppexTesting"]),
+        .testTarget(name: "AppexRegistryTests", dependencies: ["AppexCore", "AppexRegistry", "AppexTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexLocking", "AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
         .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexCore", "AppexRegistry", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
                                                                     .product(name: "Crypto", package: "swift-crypto"),

@@ -35,7 +35,7 @@ extension Supervisor {
             return answer(.failure(URLRefusal("the URL names no request of \(record.installed.identifier) that is running, so no host can confirm it")))
         }
         let app: InstalledApp
-        switch URLOpener.app(opening: request.url, among: (try? registry.apps()) ?? []) {
+        switch URLOpener.app(opening: request.url, handler: registry.app(openingScheme:)) {
         case .success(let found): app = found
         case .failure(let refusal): return answer(.failure(refusal))
         }

@@ -157,6 +157,7 @@ extension Registry {
         for group in app.entitlements.applicationGroups {
             try GroupEntitlementRecord(bundleIdentifier: identifier, appIdentifier: identifier, groupIdentifier: group).insert(db)
         }
+        try Self.recordURLSchemes(of: app.info, app: identifier, db)
         let declarations = app.info.all[ExtensionPoint.DeclarationKey.points]?.dictionaryValue ?? [:]
         for point in app.info.declaredPoints {
             try ExtensionPointRecord(identifier: point.id, appIdentifier: identifier,
@@ -187,6 +188,7 @@ extension Registry {
                 ).insert(db)
             }
         }
+        try Self.assignURLSchemes(db)
     }
 
     /// A display name for each language in `languages`, plus the "" entry for none in particular.

@@ -39,6 +39,7 @@ extension Registry {
             paths += orphanedGroups.map { home.groupContainer(for: $0).path }
             for path in paths { try PendingRemovalRecord(path: path).save(db) }
             try app.delete(db)
+            try Self.assignURLSchemes(db)
             return UninstallReport(appIdentifier: app.bundleIdentifier, extensionIdentifiers: extensions, removedGroups: orphanedGroups)
         }
         try finishPendingRemovals()

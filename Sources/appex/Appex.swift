@@ -10,7 +10,7 @@ struct Appex: AsyncParsableCommand {
         discussion: "Data lives in $APPEX_HOME, or $XDG_DATA_HOME/appex when APPEX_HOME is unset.",
         subcommands: [
             DemoCommand.self, InstallCommand.self, UninstallCommand.self, ListCommand.self, InfoCommand.self, PointsCommand.self,
-            EnableCommand.self, DisableCommand.self, OrderCommand.self, QueryCommand.self, MatchCommand.self,
+            EnableCommand.self, DisableCommand.self, OrderCommand.self, SchemesCommand.self, QueryCommand.self, MatchCommand.self,
             ValidateCommand.self, BundleCommand.self, TypesCommand.self, DoctorCommand.self, PsCommand.self, RunCommand.self, ShareCommand.self, ActionCommand.self, TodayCommand.self, TransfersCommand.self,
         ]
     )

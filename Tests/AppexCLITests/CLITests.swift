@@ -209,6 +209,27 @@ import Testing
         #expect(shared.standardOutput.hasPrefix("Installed Second (com.example.second)"), "\(shared.standardOutput)")
     }
 
+    @Test func schemesShowsWhichAppOpensEachAndSetChoosesAnother() async throws {
+        let urlTypes: PropertyListValue = .array([.dictionary(["CFBundleURLSchemes": .array([.string("mail")])])])
+        var first = BundleBuilder.app("com.example.first", name: "First", in: test.scratch.appendingPathComponent("first"))
+        first.info["CFBundleURLTypes"] = urlTypes
+        var second = BundleBuilder.app("com.example.second", name: "Second", in: test.scratch.appendingPathComponent("second"))
+        second.info["CFBundleURLTypes"] = urlTypes
+        #expect(try await appex.run(["schemes"]).standardOutput == "No installed app declares a URL scheme.\n")
+        #expect(try await appex.run(["install", try first.write().path]).status == 0)
+        let installed = try await appex.run(["install", try second.write().path])
+        #expect(installed.status == 0, "\(installed.standardError)")
+        #expect(installed.standardOutput.contains("The URL scheme mail stays with com.example.first, which declared it first: "
+                + "`appex schemes set mail com.example.second` has this app open it."), "\(installed.standardOutput)")
+        #expect(try await appex.run(["schemes"]).standardOutput == "mail: com.example.first (declared it first; also declared by com.example.second)\n")
+
+        #expect(try await appex.run(["schemes", "set", "MAIL", "com.example.second"]).status == 0)
+        let listed = try #require(try json(try await appex.run(["schemes", "list", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(listed.first?["appIdentifier"] as? String == "com.example.second" && listed.first?["isChosen"] as? Bool == true, "\(listed)")
+        let refused = try await appex.run(["schemes", "set", "mail", "com.example.nobody"])
+        #expect(refused.status == 1 && refused.standardError.contains("no app com.example.nobody is installed"), "\(refused.standardError)")
+    }
+
     @Test func typesConformsAndInfo() async throws {
         #expect(try await appex.run(["types", "conforms", "public.jpeg", "public.image"]).status == 0)
         #expect(try await appex.run(["types", "conforms", "public.image", "public.jpeg"]).status == 1)

@@ -1,6 +1,7 @@
 import AppexCore
 import AppexHost
 import AppexItems
+import AppexRegistry
 import AppexSamples
 import AppexTesting
 import AppexWire
@@ -214,6 +215,27 @@ import Testing
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(record == "faultapp://item/0 from \(FaultWorld.identifier("widget"))\n", "the app gets the URL in its launch options")
+        _ = await shown.session.dismiss()
+    }
+
+    /// Another app declaring the scheme, installed later, doesn't take it, though its
+    /// identifier sorts first; the user's choice gives it the scheme.
+    @Test func aSchemeTwoAppsDeclareGoesToTheFirstInstalledUntilTheUserChoosesTheOther() async throws {
+        try await install("widget")
+        try await world.installURLApp()
+        var later = BundleBuilder.app("com.example.aaa", name: "Later App", in: world.test.scratch.appendingPathComponent("later-app"))
+        later.info["CFBundleURLTypes"] = .array([.dictionary(["CFBundleURLSchemes": .array([.string("FaultApp")])])])
+        try await world.install(later)
+        let named = Locked<[String]>([])
+        let shown = try await show("widget") { request in
+            named.withLock { $0.append(request.appName) }
+            return false
+        }
+        _ = try #require(await shown.contents.first { _ in true })
+        _ = await shown.session.followLink("faultapp://item/0")
+        try Registry(home: world.test.home).setHandler(ofScheme: "faultapp", to: "com.example.aaa")
+        _ = await shown.session.followLink("faultapp://item/0")
+        #expect(named.withLock { $0 } == ["Fault App", "Later App"])
         _ = await shown.session.dismiss()
     }
 

@@ -1,3 +1,4 @@
+import AppexCore
 import GRDB
 
 /// The registry's schema, one migration per shipped version.
@@ -157,6 +158,27 @@ enum RegistryMigrations {
             try db.alter(table: "transferTask") { table in
                 table.add(column: "errorCode", .integer)
             }
+        }
+        migrator.registerMigration("v8: URL schemes") { db in
+            // The URL schemes each installed app declares, which go with the app, and the app
+            // that opens each scheme: the first installed that declares it, or the user's choice.
+            try db.create(table: "urlScheme") { table in
+                table.column("appIdentifier", .text).notNull().collate(.nocase)
+                    .references("app", column: "bundleIdentifier", onDelete: .cascade)
+                table.column("scheme", .text).notNull().indexed()
+                table.primaryKey(["appIdentifier", "scheme"])
+            }
+            // No foreign key: the row outlives an upgrade, which deletes the app's row and inserts it again.
+            try db.create(table: "urlSchemeHandler") { table in
+                table.primaryKey("scheme", .text)
+                table.column("appIdentifier", .text).notNull().collate(.nocase)
+                table.column("chosen", .boolean).notNull()
+            }
+            for record in try AppRecord.order(Column("installedAt")).fetchAll(db) {
+                let info = try Registry.bundleInfo(record.infoPlist, role: .application, identifier: record.bundleIdentifier)
+                try Registry.recordURLSchemes(of: info, app: record.bundleIdentifier, db)
+            }
+            try Registry.assignURLSchemes(db)
         }
         return migrator
     }

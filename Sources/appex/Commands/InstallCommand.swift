@@ -1,3 +1,4 @@
+import AppexCore
 import AppexRegistry
 import ArgumentParser
 import Foundation
@@ -37,6 +38,12 @@ struct InstallCommand: ParsableCommand {
         print("Installed \(app.displayName) (\(app.identifier)) \(app.shortVersion ?? app.version ?? "") with \(app.extensions.count) extension\(app.extensions.count == 1 ? "" : "s").")
         for plugIn in app.extensions {
             print("  \(plugIn.identifier): \(plugIn.displayName) [\(plugIn.pointIdentifier)]")
+        }
+        let declared = Set(app.info.urlTypes.flatMap(\.schemes).map { $0.lowercased() })
+        let handlers = try RegistryAccess.run { () throws(RegistryError) in try registry.urlSchemeHandlers() }
+        for held in handlers where declared.contains(held.scheme) && held.appIdentifier != app.identifier {
+            print("The URL scheme \(held.scheme) stays with \(held.appIdentifier), which \(held.isChosen ? "you chose" : "declared it first"): "
+                  + "`appex schemes set \(held.scheme) \(app.identifier)` has this app open it.")
         }
     }
 }
