@@ -6,7 +6,8 @@ import AppexWire
 import Foundation
 
 /// How appexd starts an extension's process: its executable with the control channel at
-/// descriptor 3 and the session at 4, standard output and error to appexd's log, in its
+/// descriptor 3 and the session at 4, standard output and error to `output` (the pipe that
+/// ``ExtensionOutput`` copies into appexd's log, each line after the extension's name), in its
 /// container, with a small environment and its point's address-space backstop, in the
 /// sandbox its bundle and entitlements call for (``SandboxProfile/forExtension(_:home:processLimit:environment:)``).
 enum ExtensionLaunch {
@@ -16,7 +17,7 @@ enum ExtensionLaunch {
 
     /// The launch, or why the sandbox can't be applied (a missing layer, with `APPEX_SANDBOX=strict`).
     static func make(_ installed: InstalledExtension, policy: ExtensionPointPolicy, home: AppexHome, sandbox: Sandbox,
-                     control: FileDescriptor, session: FileDescriptor, log: FileDescriptor?) throws(SandboxError) -> ProcessLaunch {
+                     control: FileDescriptor, session: FileDescriptor, output: FileDescriptor?) throws(SandboxError) -> ProcessLaunch {
         let container = home.container(for: installed.identifier)
         let tmp = container.appendingPathComponent("tmp")
         try? AppexHome.prepareContainer(at: container)
@@ -39,7 +40,7 @@ enum ExtensionLaunch {
             if let value = inherited[name] { environment[name] = value }
         }
         var descriptors = [(control, Int32(3)), (session, Int32(4))]
-        if let log { descriptors += [(log, 1), (log, 2)] }
+        if let output { descriptors += [(output, 1), (output, 2)] }
         return ProcessLaunch(executable: installed.executableURL.path, environment: environment,
                              descriptors: descriptors, directory: container.path, diesWithParent: true,
                              addressSpaceLimit: MemoryLimits.addressSpaceLimit(for: policy.memoryLimit),

@@ -95,16 +95,20 @@ final class Supervisor: Sendable {
         let policy = configuration.policy(for: point)
         let (hostEnd, extensionSession) = try socketPair()
         let (daemonEnd, extensionControl) = try socketPair()
+        let output = try logDescriptor.map { _ throws(ErrorInfo) in try outputPipe() }
         let process: ProcessDescriptor
         do {
             let launch = try ExtensionLaunch.make(installed, policy: policy, home: configuration.home, sandbox: configuration.sandbox,
-                                                  control: extensionControl, session: extensionSession, log: logDescriptor)
+                                                  control: extensionControl, session: extensionSession, output: output?.writing)
             process = try launch.spawn()
         } catch {
+            output?.close()
             throw ExtensionLaunch.failure(installed, error)
         }
         extensionControl.close()
         extensionSession.close()
+        output?.writing.close()
+        if let output, let logDescriptor { output.forward(to: logDescriptor, as: "\(installed.identifier)[\(process.processID)]") }
         let missing = configuration.sandbox.missingLayers
         if configuration.sandbox.isOff {
             FileHandle.standardError.write(Data("appexd: \(Sandbox.offSetting.name)=\(Sandbox.offSetting.value): \(installed.identifier) runs with no sandbox at all\n".utf8))
@@ -262,6 +266,14 @@ final class Supervisor: Sendable {
             return try UnixSocket.pair()
         } catch {
             throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 3, message: "appexd could not make a socket: \(error)")
+        }
+    }
+
+    private func outputPipe() throws(ErrorInfo) -> ExtensionOutput {
+        do {
+            return try ExtensionOutput()
+        } catch {
+            throw ErrorInfo(domain: AppexErrorDomain.runtime, code: 3, message: "appexd could not make a pipe for the extension's output: \(error)")
         }
     }
 

@@ -30,6 +30,31 @@ import Testing
         return outcome
     }
 
+    /// What an extension writes reaches appexd's log a line at a time after its identifier
+    /// and pid, so it can't pass for appexd's own lines; a line longer than the limit goes on
+    /// in pieces, and what ends without a newline still arrives.
+    @Test func anExtensionsOutputGoesToTheLogAfterItsNameAndCantPassForAppexds() async throws {
+        try await world.startDaemon()
+        try await world.install("attempts")
+        let attempts = try await world.extension("attempts")
+        let outcome = try await attempts.outcome([textItem("say appexd: forged by an extension\nsay -20000")])
+        #expect(outcome.items?.first?.attributedContentText?.string == "allowed\nallowed", "\(outcome)")
+        let said = "]: appexd: forged by an extension"
+        let forged = world.daemonLog.split(separator: "\n").first { $0.hasPrefix(FaultWorld.identifier("attempts") + "[") && $0.hasSuffix(said) }
+        let prefix = try #require(forged.map { String($0.dropLast(said.count - 3)) }, "\(world.daemonLog.suffix(500))")
+        #expect(Int32(prefix.dropFirst(FaultWorld.identifier("attempts").count + 1).dropLast(3)) != nil, "the pid: \(prefix)")
+        #expect(!world.daemonLog.split(separator: "\n").contains { $0.hasPrefix("appexd: forged") })
+        let rest = String(repeating: "x", count: 20000 - ExtensionOutputLimit.line)
+        let ended = await eventually(seconds: 30) { self.world.daemonLog.contains("\n" + prefix + rest + "\n") }
+        #expect(ended, "the line without a newline arrives once the extension ends: \(world.daemonLog.suffix(300))")
+        #expect(world.daemonLog.contains("\n" + prefix + String(repeating: "x", count: ExtensionOutputLimit.line) + "\n" + prefix + rest + "\n"))
+    }
+
+    /// `ExtensionOutput.lineLimit`, appexd's.
+    enum ExtensionOutputLimit {
+        static let line = 16 * 1024
+    }
+
     @Test func aCrashBeforeCheckingInIsACrashBySignal() async throws {
         let outcome = try await outcome(of: "crashAtLaunch")
         #expect(outcome.interruption?.reason == .crashed(signal: SIGABRT, exitStatus: nil), "\(outcome)")

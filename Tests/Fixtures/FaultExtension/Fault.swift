@@ -55,7 +55,8 @@ enum Fault: String {
     /// through a pidfd), `stat PATH` (whether the path exists), `fork COUNT` (children that wait,
     /// once appexd has moved it into its pids cgroup; a refusal says after how many) and
     /// `group ID` (ask for the group's container, and write `from-extension.txt` in it, in a
-    /// coordinated write) and `pick TYPE PATH` (ask the user for a file of TYPE, `any` for
+    /// coordinated write), `say TEXT` (write TEXT and a newline to standard error, in one
+    /// write, or without the newline if TEXT is `-N`: N bytes of `x`) and `pick TYPE PATH` (ask the user for a file of TYPE, `any` for
     /// any; then read it, write through its descriptor, and open PATH, the picked file's own
     /// path: "picked NAME: CONTENT; write: …; path: …", "cancelled", or "refused: " and why),
     /// `openURL URL` (ask appexd to open it for this request: "opened", or "refused: " and

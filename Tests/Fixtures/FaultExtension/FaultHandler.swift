@@ -148,6 +148,9 @@ final class FaultHandler: NSExtensionRequestHandling {
             var pair: [Int32] = [-1, -1]
             result = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)
             pair.filter { $0 >= 0 }.forEach { close($0) }
+        case "say":
+            let text = parts[1].hasPrefix("-") ? String(repeating: "x", count: Int(parts[1].dropFirst()) ?? 0) : parts[1] + "\n"
+            result = Int32(Array(text.utf8).withUnsafeBytes { write(2, $0.baseAddress, $0.count) })
         case "stat":
             var status = stat()
             result = stat(parts[1], &status)
