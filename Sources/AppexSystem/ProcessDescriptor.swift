@@ -62,9 +62,22 @@ public final class ProcessDescriptor: Sendable, CustomStringConvertible {
             send(signal: SIGKILL)
             return
         }
-        // The init reaps them and reports; with none left, it is already reporting.
-        for pid in ProcessTree.descendants(of: processID) {
-            (try? ProcessDescriptor(processID: pid))?.send(signal: SIGKILL)
+        // The init reaps them and reports; with none left, it is already reporting. Once the
+        // program has ended the init exits, and the kernel ends whatever is left in its pid
+        // namespace, so its children are enough.
+        killChildren(among: ProcessTree.children(of: processID))
+    }
+
+    /// Sends SIGKILL to each of `pids` that is this process's child. A pid read from /proc
+    /// may belong to another process by the time its pidfd opens, if the child it was
+    /// ended and was reaped between: each is signalled only if its parent, read once the
+    /// pidfd holds it, is this process, and it was alive after that read, so that the read
+    /// was of the process the pidfd holds.
+    func killChildren(among pids: [Int32]) {
+        for pid in pids {
+            guard let child = try? ProcessDescriptor(processID: pid) else { continue }
+            guard ProcessTree.parent(of: pid) == processID, appex_pidfd_send_signal(child.descriptor.rawValue, 0) == 0 else { continue }
+            child.send(signal: SIGKILL)
         }
     }
 

@@ -41,6 +41,20 @@ public enum ProcessTree {
         return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// `pid`'s parent (`PPid` in /proc/PID/status, which any process may read), or nil if it
+    /// is gone.
+    public static func parent(of pid: Int32) -> Int32? {
+        let status = contents(of: "/proc/\(pid)/status")
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }) else { return nil }
+        return Int32(line.dropFirst("PPid:".count).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The children of every thread of `pid` (/proc/PID/task/TID/children); empty if it has
+    /// none or is gone. A child that starts or ends meanwhile may be missed.
+    public static func children(of pid: Int32) -> [Int32] {
+        childIDs(of: pid)
+    }
+
     /// The children of every thread of `pid` (/proc/PID/task/TID/children).
     private static func childIDs(of pid: Int32) -> [Int32] {
         guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
