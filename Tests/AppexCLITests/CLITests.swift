@@ -223,7 +223,7 @@ import Testing
                 + "`appex schemes set mail com.example.second` has this app open it."), "\(installed.standardOutput)")
         #expect(try await appex.run(["schemes"]).standardOutput == "mail: com.example.first (declared it first; also declared by com.example.second)\n")
 
-        #expect(try await appex.run(["schemes", "set", "MAIL", "com.example.second"]).status == 0)
+        #expect(try await appex.run(["schemes", "set", "MAIL", "com.example.SECOND"]).standardOutput == "mail: com.example.second\n")
         let listed = try #require(try json(try await appex.run(["schemes", "list", "--json"]).standardOutput) as? [[String: Any]])
         #expect(listed.first?["appIdentifier"] as? String == "com.example.second" && listed.first?["isChosen"] as? Bool == true, "\(listed)")
         let refused = try await appex.run(["schemes", "set", "mail", "com.example.nobody"])

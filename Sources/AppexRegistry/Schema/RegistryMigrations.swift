@@ -174,8 +174,10 @@ enum RegistryMigrations {
                 table.column("appIdentifier", .text).notNull().collate(.nocase)
                 table.column("chosen", .boolean).notNull()
             }
+            // An app whose stored Info.plist no longer reads can't be looked up either; it
+            // mustn't keep the registry from opening, so its schemes are left out.
             for record in try AppRecord.order(Column("installedAt")).fetchAll(db) {
-                let info = try Registry.bundleInfo(record.infoPlist, role: .application, identifier: record.bundleIdentifier)
+                guard let info = try? Registry.bundleInfo(record.infoPlist, role: .application, identifier: record.bundleIdentifier) else { continue }
                 try Registry.recordURLSchemes(of: info, app: record.bundleIdentifier, db)
             }
             try Registry.assignURLSchemes(db)

@@ -55,7 +55,10 @@ struct SchemesSetCommand: ParsableCommand {
 
     func run() throws {
         let registry = try RegistryAccess.open()
-        try RegistryAccess.run { () throws(RegistryError) in try registry.setHandler(ofScheme: scheme, to: app) }
-        print("\(scheme.lowercased()): \(app)")
+        let handler = try RegistryAccess.run { () throws(RegistryError) in
+            try registry.setHandler(ofScheme: scheme, to: app)
+            return try registry.urlSchemeHandlers().first { $0.scheme == scheme.lowercased() }
+        }
+        print("\(scheme.lowercased()): \(handler?.appIdentifier ?? app)")
     }
 }
