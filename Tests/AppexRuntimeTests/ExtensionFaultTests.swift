@@ -39,8 +39,13 @@ import Testing
         let attempts = try await world.extension("attempts")
         let outcome = try await attempts.outcome([textItem("say appexd: forged by an extension\nsay -20000")])
         #expect(outcome.items?.first?.attributedContentText?.string == "allowed\nallowed", "\(outcome)")
+        // appexd copies the lines on a thread of its own, which may not have yet.
         let said = "]: appexd: forged by an extension"
-        let forged = world.daemonLog.split(separator: "\n").first { $0.hasPrefix(FaultWorld.identifier("attempts") + "[") && $0.hasSuffix(said) }
+        func forgedLine() -> Substring? {
+            world.daemonLog.split(separator: "\n").first { $0.hasPrefix(FaultWorld.identifier("attempts") + "[") && $0.hasSuffix(said) }
+        }
+        _ = await eventually(seconds: 30) { forgedLine() != nil }
+        let forged = forgedLine()
         let prefix = try #require(forged.map { String($0.dropLast(said.count - 3)) }, "\(world.daemonLog.suffix(500))")
         #expect(Int32(prefix.dropFirst(FaultWorld.identifier("attempts").count + 1).dropLast(3)) != nil, "the pid: \(prefix)")
         #expect(!world.daemonLog.split(separator: "\n").contains { $0.hasPrefix("appexd: forged") })

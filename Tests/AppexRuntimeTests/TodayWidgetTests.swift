@@ -112,7 +112,8 @@ import Testing
         let outcome = await shown.session.dismiss()
         #expect(outcome.items != nil, "a dismissed widget completes its request: \(outcome)")
         #expect(shown.session.failure == nil)
-        #expect(world.daemonLog.contains("completion handler was called more than once"), "a second call of the handler is logged")
+        // The widget's output reaches appexd's log through a pipe appexd copies from.
+        #expect(await eventually(seconds: 30) { self.world.daemonLog.contains("completion handler was called more than once") }, "a second call of the handler is logged")
         await world.expectNothingLeaked(since: baseline)
     }
 
@@ -165,7 +166,7 @@ import Testing
         let tall = try #require(await shown.contents.first { $0.preferredHeight == 800 })
         #expect(tall.height(in: .expanded) == 616)
         _ = await shown.session.dismiss()
-        #expect(world.daemonLog.contains("preferredContentSize asks for 800 points, more than expanded's 616: the widget is clipped to it"))
+        #expect(await eventually(seconds: 30) { self.world.daemonLog.contains("preferredContentSize asks for 800 points, more than expanded's 616: the widget is clipped to it") })
     }
 
     // MARK: Views that can't be drawn
@@ -186,7 +187,7 @@ import Testing
         let update = await shown.session.update()
         #expect(update.result == .failed && update.failure?.contains(message) == true, "an ended widget's update fails with the reason")
         if fault == "widgetTooManyViews" {
-            #expect(world.daemonLog.contains("the widget's view can't be drawn, so the host keeps what it has"), "the widget's own check logs")
+            #expect(await eventually(seconds: 30) { self.world.daemonLog.contains("the widget's view can't be drawn, so the host keeps what it has") }, "the widget's own check logs")
         }
         await world.expectNothingLeaked(since: baseline)
     }
