@@ -11,9 +11,9 @@ public enum ProcessTree {
         var found: [Int32] = []
         var next = [pid]
         while let parent = next.popLast(), found.count < 4096 {
-            let children = childIDs(of: parent)
-            found += children
-            next += children
+            let direct = children(of: parent)
+            found += direct
+            next += direct
         }
         return found
     }
@@ -52,11 +52,6 @@ public enum ProcessTree {
     /// The children of every thread of `pid` (/proc/PID/task/TID/children); empty if it has
     /// none or is gone. A child that starts or ends meanwhile may be missed.
     public static func children(of pid: Int32) -> [Int32] {
-        childIDs(of: pid)
-    }
-
-    /// The children of every thread of `pid` (/proc/PID/task/TID/children).
-    private static func childIDs(of pid: Int32) -> [Int32] {
         guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
         defer { closedir(tasks) }
         var children: [Int32] = []

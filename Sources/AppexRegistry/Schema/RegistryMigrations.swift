@@ -176,9 +176,11 @@ enum RegistryMigrations {
             }
             // An app whose stored Info.plist no longer reads can't be looked up either; it
             // mustn't keep the registry from opening, so its schemes are left out.
-            for record in try AppRecord.order(Column("installedAt")).fetchAll(db) {
-                guard let info = try? Registry.bundleInfo(record.infoPlist, role: .application, identifier: record.bundleIdentifier) else { continue }
-                try Registry.recordURLSchemes(of: info, app: record.bundleIdentifier, db)
+            // Raw rows, not AppRecord: a column a later migration adds isn't there yet.
+            for row in try Row.fetchAll(db, sql: "SELECT bundleIdentifier, infoPlist FROM app ORDER BY installedAt") {
+                let identifier: String = row["bundleIdentifier"]
+                guard let info = try? Registry.bundleInfo(row["infoPlist"], role: .application, identifier: identifier) else { continue }
+                try Registry.recordURLSchemes(of: info, app: identifier, db)
             }
             try Registry.assignURLSchemes(db)
         }
