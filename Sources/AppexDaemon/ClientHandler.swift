@@ -40,7 +40,7 @@ final class ClientHandler: Sendable {
             return
         }
         let record = ClientRecord(id: id, connection: connection, credentials: credentials, process: try? ProcessDescriptor(peerOf: socket),
-                                  name: Self.commandName(of: credentials.processID) ?? "pid \(credentials.processID)")
+                                  name: ProcessTree.name(of: credentials.processID) ?? "pid \(credentials.processID)")
         if let refusal = supervisor.admit(record) {
             Supervisor.refuse(record, refusal)
             return
@@ -179,7 +179,4 @@ final class ClientHandler: Sendable {
         client.refuse(code: 7, reason)
     }
 
-    private static func commandName(of pid: Int32) -> String? {
-        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
 }

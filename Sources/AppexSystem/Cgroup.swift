@@ -38,8 +38,8 @@ public struct Cgroup: Sendable {
 
         /// The parent for `controller` in this process, or why there is none.
         public static func discover(_ controller: Controller) -> Result<Parent, CgroupUnavailable> {
-            let cgroups = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
-            let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+            let cgroups = KernelFile.text(at: "/proc/self/cgroup") ?? ""
+            let mounts = KernelFile.text(at: "/proc/self/mountinfo") ?? ""
             var reasons: [String] = []
             for line in cgroups.split(separator: "\n") {
                 let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
@@ -48,7 +48,7 @@ public struct Cgroup: Sendable {
                 if fields[0] == "0", fields[1].isEmpty {
                     guard let mount = mountPoint(in: mounts, type: "cgroup2", option: nil) else { continue }
                     let url = URL(fileURLWithPath: mount + path, isDirectory: true)
-                    let delegated = (try? String(contentsOf: url.appendingPathComponent("cgroup.subtree_control"), encoding: .utf8)) ?? ""
+                    let delegated = KernelFile.text(at: url.appendingPathComponent("cgroup.subtree_control").path) ?? ""
                     if delegated.split(whereSeparator: \.isWhitespace).contains(Substring(controller.rawValue)), access(url.path, W_OK) == 0 {
                         return .success(Parent(url: url, version: .v2, controllers: [controller]))
                     }
@@ -146,7 +146,7 @@ public struct Cgroup: Sendable {
 
     /// The processes in it now.
     public var processIDs: Set<Int32> {
-        let text = (try? String(contentsOf: url.appendingPathComponent("cgroup.procs"), encoding: .utf8)) ?? ""
+        let text = KernelFile.text(at: url.appendingPathComponent("cgroup.procs").path) ?? ""
         return Set(text.split(separator: "\n").compactMap { Int32($0) })
     }
 
@@ -163,7 +163,7 @@ public struct Cgroup: Sendable {
     /// The most memory the cgroup's processes have used, in bytes, where the kernel says.
     public var peakBytes: UInt64? {
         let file = version == .v1 ? "memory.max_usage_in_bytes" : "memory.peak"
-        let text = (try? String(contentsOf: url.appendingPathComponent(file), encoding: .utf8)) ?? ""
+        let text = KernelFile.text(at: url.appendingPathComponent(file).path) ?? ""
         return UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
@@ -174,7 +174,7 @@ public struct Cgroup: Sendable {
 
     /// The value of the line `name VALUE` in `file`, or 0.
     private func counter(_ name: String, in file: String) -> Int {
-        let text = (try? String(contentsOf: url.appendingPathComponent(file), encoding: .utf8)) ?? ""
+        let text = KernelFile.text(at: url.appendingPathComponent(file).path) ?? ""
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
             if parts.count == 2, parts[0] == name { return Int(parts[1]) ?? 0 }

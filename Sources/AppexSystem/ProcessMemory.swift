@@ -38,9 +38,9 @@ public enum ProcessMemory {
         return nil
     }
 
-    /// Up to `limit` bytes of a /proc file, with one read; nil if it can't be read.
+    /// Up to `limit` bytes of a /proc file; nil if it can't be read or is empty.
     private static func contents(of path: String, limit: Int) -> String? {
-        guard let bytes = try? FileDescriptor.open(path).read(upTo: limit, at: 0), !bytes.isEmpty else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        guard let text = KernelFile.text(at: path, limit: limit), !text.isEmpty else { return nil }
+        return text
     }
 }

@@ -65,7 +65,6 @@ public enum ProcessTree {
 
     /// A small /proc file's text, trimmed; empty if it can't be read.
     private static func contents(of path: String) -> String {
-        guard let bytes = try? FileDescriptor.open(path).read(upTo: 64 * 1024, at: 0) else { return "" }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        (KernelFile.text(at: path) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
