@@ -18,7 +18,13 @@ final class RawClient: Sendable {
 
     /// Connects to the running daemon of `home` and shakes hands, offering versions up to `version`.
     static func connect(home: AppexHome, version: UInt32) async throws -> RawClient {
-        let client = RawClient(daemon: Connection(socket: try UnixSocket.connect(to: home.daemonSocketURL.path), name: "appexd"))
+        try await greet(over: try UnixSocket.connect(to: home.daemonSocketURL.path), version: version)
+    }
+
+    /// Shakes hands with appexd over `socket`, a connection to it that may have been made by
+    /// another process, offering versions up to `version`.
+    static func greet(over socket: FileDescriptor, version: UInt32 = WireVersion.current) async throws -> RawClient {
+        let client = RawClient(daemon: Connection(socket: socket, name: "appexd"))
         client.daemon.start { [mail = client.daemonMail] incoming in
             mail.put(incoming.message)
         } onClose: { [mail = client.daemonMail] closure in
