@@ -40,7 +40,8 @@ extension GroupContainerTests {
         #expect(connector.waitForExit(timeoutMilliseconds: 30_000))
         _ = connector.reap()
         let held = world.test.scratch.appendingPathComponent("held")
-        let taker = try PidTaker(pid: connector.processID, running: [app.path, "hold-write", held.path])
+        let pid = connector.processID
+        let taker = try await onThread { try PidTaker(pid: pid, running: [app.path, "hold-write", held.path]) }
         defer { taker.end() }
         #expect(await eventually(seconds: 30) { ProcessTree.executablePath(of: connector.processID) == app.resolvingSymlinksInPath().path },
                 "pid \(connector.processID) runs the installed app, so the pid alone would pass for it")
@@ -59,7 +60,7 @@ extension GroupContainerTests {
 /// hands out the pid after the last one it handed out (`/proc/sys/kernel/ns_last_pid`), so
 /// that is set first. Another process forking at that moment may take the pid; then it
 /// tries again, up to a thousand times.
-private struct PidTaker {
+private struct PidTaker: Sendable {
     let process: ProcessDescriptor
 
     init(pid: Int32, running arguments: [String]) throws {
@@ -85,7 +86,8 @@ private struct PidTaker {
         output.write.close()
         var said = [UInt8](repeating: 0, count: 32)
         let count = read(output.read.rawValue, &said, said.count)
-        let line = String(decoding: said.prefix(max(count, 0)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // The started program may have written after the pid, in the same pipe.
+        let line = String(decoding: said.prefix(max(count, 0)), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         guard Int32(line) == pid else {
             end()
             throw WorldError("no process could be started with pid \(pid): \(line.isEmpty ? "(nothing said)" : line)")
