@@ -178,5 +178,4 @@ final class ClientHandler: Sendable {
     private func refuse(_ reason: String) {
         client.refuse(code: 7, reason)
     }
-
 }

@@ -77,9 +77,9 @@ final class LoadTests {
         #expect(residentAfter < residentBefore + 64 << 20, "appexd's memory: \(residentBefore >> 10) KiB before, \(residentAfter >> 10) KiB after")
 
         // So a second round, as big, tells a leak from the high-water mark: a leak grows with
-        // the requests, where the caches are reused. It grew by -1 to 4 MiB in the runs so far
-        // (docs/reliability.md). 10,000 more requests leaking 1.2 KiB each fail it, as the
-        // 4 KiB each that reading an emptied cgroup with Foundation leaked did.
+        // the requests, where the caches are reused. It changed by -2 to +4 MiB in the runs so
+        // far (docs/reliability.md). A leak of 1.2 KiB a request fails it, as the 4 KiB a
+        // request did that Foundation leaked reading each emptied cgroup.procs.
         let again = try await LoadHosts.run(hosts: hosts, requests: requests, plan: Self.plan, world: world).compactMap(\.report)
         #expect(again.count == hosts && again.allSatisfy { $0.wrongCount == 0 && $0.lost == 0 && $0.doubled == 0 }, "the second round ended as the first")
         #expect(await eventually(seconds: 60) { self.world.extensionProcesses().isEmpty }, "\(world.extensionProcesses().count) extension processes left")
