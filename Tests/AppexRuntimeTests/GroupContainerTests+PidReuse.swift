@@ -15,16 +15,18 @@ extension GroupContainerTests {
     func aConnectionWhoseProcessEndedIsNotTakenForTheAppThatGotItsPid() async throws {
         let app = try await installApp("com.example.grouped", groups: [Self.group])
 
-        // A process connects to appexd and hands the connection to this one, which greets.
+        // A process connects to appexd, says Hello, and hands the connection to this one.
         let (mine, theirs) = try UnixSocket.pair()
         let stdin = try FileDescriptor.pipe()
+        let hello = try WireMessage.hello(RawClient.hello()).frameBytes().map { String(format: "%02x", $0) }.joined()
         let connector = try ProcessLaunch(executable: "/usr/bin/python3", arguments: ["-I", "-c", """
             import socket, sys
             connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             connection.connect(sys.argv[1])
+            connection.sendall(bytes.fromhex(sys.argv[2]))
             socket.send_fds(socket.socket(fileno=3), [b"c"], [connection.fileno()])
             sys.stdin.read()
-            """, world.test.home.daemonSocketURL.path], descriptors: [(stdin.read, 0), (theirs, 3)]).spawn()
+            """, world.test.home.daemonSocketURL.path, hello], descriptors: [(stdin.read, 0), (theirs, 3)]).spawn()
         stdin.read.close()
         theirs.close()
         let received = try await onThread { () throws -> [FileDescriptor] in
@@ -33,7 +35,7 @@ extension GroupContainerTests {
             _ = try withUnsafeMutableBytes(of: &byte) { try UnixSocket.receive(mine, into: $0, descriptors: &descriptors) }
             return descriptors
         }
-        let client = try await RawClient.greet(over: try #require(received.first, "the connection came"))
+        let client = try await RawClient.welcomed(over: try #require(received.first, "the connection came"))
 
         // It ends, and an installed app entitled to the group starts with its pid.
         stdin.write.close()

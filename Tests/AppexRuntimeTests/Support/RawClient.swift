@@ -18,23 +18,40 @@ final class RawClient: Sendable {
 
     /// Connects to the running daemon of `home` and shakes hands, offering versions up to `version`.
     static func connect(home: AppexHome, version: UInt32) async throws -> RawClient {
-        try await greet(over: try UnixSocket.connect(to: home.daemonSocketURL.path), version: version)
+        let client = reading(try UnixSocket.connect(to: home.daemonSocketURL.path))
+        try client.daemon.send(.hello(Self.hello(version: version)))
+        return try await client.welcomed(at: version)
     }
 
-    /// Shakes hands with appexd over `socket`, a connection to it that may have been made by
-    /// another process, offering versions up to `version`.
-    static func greet(over socket: FileDescriptor, version: UInt32 = WireVersion.current) async throws -> RawClient {
+    /// The Hello a raw client offering versions up to `version` sends.
+    static func hello(version: UInt32 = WireVersion.current) -> Hello {
+        Hello(role: .host, name: "RawClient", maximumVersion: version)
+    }
+
+    /// A raw client over `socket`, a connection to appexd that another process made and sent
+    /// ``hello(version:)`` on as it connected: appexd closes a connection that hasn't
+    /// greeted within 10 s, which a loaded test process may not manage.
+    static func welcomed(over socket: FileDescriptor, version: UInt32 = WireVersion.current) async throws -> RawClient {
+        try await reading(socket).welcomed(at: version)
+    }
+
+    /// A raw client over `socket`, reading what appexd sends into its mail.
+    private static func reading(_ socket: FileDescriptor) -> RawClient {
         let client = RawClient(daemon: Connection(socket: socket, name: "appexd"))
         client.daemon.start { [mail = client.daemonMail] incoming in
             mail.put(incoming.message)
         } onClose: { [mail = client.daemonMail] closure in
             mail.close(closure)
         }
-        try client.daemon.send(.hello(Hello(role: .host, name: "RawClient", maximumVersion: version)))
-        guard case .welcome(let welcome)? = await client.nextFromDaemon(), welcome.version == version else {
+        return client
+    }
+
+    /// Waits for appexd's Welcome at `version`.
+    private func welcomed(at version: UInt32) async throws -> RawClient {
+        guard case .welcome(let welcome)? = await nextFromDaemon(), welcome.version == version else {
             throw WorldError("appexd did not welcome the raw client at version \(version)")
         }
-        return client
+        return self
     }
 
     /// BeginRequest for `identifier`; a new session is greeted and read.
