@@ -72,7 +72,7 @@ extension Registry {
 
     /// Records the schemes `info` declares for the app `identifier`.
     static func recordURLSchemes(of info: BundleInfo, app identifier: String, _ db: Database) throws {
-        for scheme in Set(info.urlTypes.flatMap(\.schemes).map { $0.lowercased() }) {
+        for scheme in info.urlSchemes {
             try db.execute(sql: "INSERT INTO urlScheme (appIdentifier, scheme) VALUES (?, ?)", arguments: [identifier, scheme])
         }
     }

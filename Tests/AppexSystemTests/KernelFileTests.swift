@@ -16,6 +16,10 @@ struct KernelFileTests {
             child.waitForExit(timeoutMilliseconds: 10_000)
             _ = child.reap()
         }
+        // Stopped, so its mappings hold still between the two reads: as it starts, the loader
+        // maps and splits them (a full run once read the summary before libc was mapped).
+        child.send(signal: SIGSTOP)
+        try #require(Self.waitUntilStopped(child.processID), "the child stopped")
         let maps = try #require(KernelFile.text(at: "/proc/\(child.processID)/maps"))
         let smaps = try #require(KernelFile.text(at: "/proc/\(child.processID)/smaps"))
         let mappings = maps.split(separator: "\n")
@@ -23,6 +27,16 @@ struct KernelFileTests {
         let lines = Set(smaps.split(separator: "\n"))
         #expect(mappings.allSatisfy(lines.contains), "every mapping is in the detail")
         #expect(KernelFile.text(at: "/proc/\(child.processID)/environ", limit: 5000)?.utf8.count == 5000)
+    }
+
+    /// Waits up to 10 s for `pid` to show as stopped (state T in /proc/PID/stat).
+    static func waitUntilStopped(_ pid: Int32) -> Bool {
+        for _ in 0..<1000 {
+            let stat = KernelFile.text(at: "/proc/\(pid)/stat") ?? ""
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "T" { return true }
+            usleep(10_000)
+        }
+        return false
     }
 
     @Test func anEmptyFileIsEmptyAndAMissingOneIsNil() throws {

@@ -46,6 +46,12 @@ public struct BundleInfo: Sendable, Hashable {
         self.declaredPoints = declaredPoints
         self.all = all
     }
+
+    /// The URL schemes `urlTypes` declare, in lower case, as they are matched: a URL's
+    /// scheme is case-insensitive (RFC 3986).
+    public var urlSchemes: Set<String> {
+        Set(urlTypes.flatMap(\.schemes).map { $0.lowercased() })
+    }
 }
 
 extension BundleInfo {

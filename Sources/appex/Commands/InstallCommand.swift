@@ -39,7 +39,7 @@ struct InstallCommand: ParsableCommand {
         for plugIn in app.extensions {
             print("  \(plugIn.identifier): \(plugIn.displayName) [\(plugIn.pointIdentifier)]")
         }
-        let declared = Set(app.info.urlTypes.flatMap(\.schemes).map { $0.lowercased() })
+        let declared = app.info.urlSchemes
         let handlers = try RegistryAccess.run { () throws(RegistryError) in try registry.urlSchemeHandlers() }
         for held in handlers where declared.contains(held.scheme) && held.appIdentifier != app.identifier {
             print("The URL scheme \(held.scheme) stays with \(held.appIdentifier), which \(held.isChosen ? "you chose" : "declared it first"): "
