@@ -205,6 +205,8 @@ var package = Package(
         // The step gate: runs a program so that each change it makes to the file system waits for the
         // crash-consistency tests, which SIGKILL it there, one step after another.
         .target(name: "CAppexStepGate", path: "Tests/Fixtures/StepGate"),
+        // How many test cases the test run runs at once; every test target links it (below).
+        .target(name: "CAppexTestRunWidth", path: "Tests/Fixtures/TestRunWidth"),
         .executableTarget(name: "AppexStepGate", dependencies: ["CAppexStepGate"], path: "Tests/Fixtures/StepGateWrapper"),
         .executableTarget(name: "AppexGroupsHelper", dependencies: ["AppexLocking", "AppexApplication", "AppexCore", "AppexGroups", "AppexIPC", "AppexSystem", "AppexToday", "AppexTransfers", "AppexWire", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Tests/Fixtures/GroupsHelper"),
@@ -239,6 +241,11 @@ var package = Package(
     }
 )
 
-for target in package.targets where target.type != .plugin && !["CAppexSystem", "CAppexStepGate", "AppexStepGate"].contains(target.name) {
+// The test bundle runs as many test cases at once as CAppexTestRunWidth says, not all of them.
+for target in package.targets where target.type == .test {
+    target.dependencies.append("CAppexTestRunWidth")
+}
+
+for target in package.targets where target.type != .plugin && !["CAppexSystem", "CAppexStepGate", "AppexStepGate", "CAppexTestRunWidth"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

@@ -30,12 +30,6 @@ public struct CommandRunner: Sendable {
         try await onThread { try runBlocking(arguments, in: directory) }
     }
 
-    /// Runs the executable with `arguments` and awaits its end, without taking a turn
-    /// (``onThreadOutOfTurn(_:)``): for a process that serves the test while it goes on.
-    public func runAlongside(_ arguments: [String], in directory: URL? = nil) async throws -> Result {
-        try await onThreadOutOfTurn { try runBlocking(arguments, in: directory) }
-    }
-
     private func runBlocking(_ arguments: [String], in directory: URL?) throws -> Result {
         let output = Pipe()
         let error = Pipe()

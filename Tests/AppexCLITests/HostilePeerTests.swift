@@ -192,12 +192,10 @@ import Testing
         #expect(served.status == 0, "another process is served: \(served.standardError)")
     }
 
-    /// Runs `program` with `arguments` as uid 65534 (nobody), in `environment`. Its end is
-    /// awaited without a turn if it serves the test `alongside` (``CommandRunner/runAlongside(_:in:)``).
-    static func asNobody(_ program: URL, _ arguments: [String], environment: [String: String], alongside: Bool = false) async throws -> CommandRunner.Result {
+    /// Runs `program` with `arguments` as uid 65534 (nobody), in `environment`.
+    static func asNobody(_ program: URL, _ arguments: [String], environment: [String: String]) async throws -> CommandRunner.Result {
         let runner = CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/setpriv"), environment: environment)
-        let arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", program.path] + arguments
-        return try await alongside ? runner.runAlongside(arguments) : runner.run(arguments)
+        return try await runner.run(["--reuid=65534", "--regid=65534", "--clear-groups", program.path] + arguments)
     }
 
     @Test(.enabled(if: geteuid() == 0, "becoming another user needs root"))
@@ -236,10 +234,10 @@ import Testing
         let program = SampleApps.products.appendingPathComponent("AppexFakeDaemon")
         let environment = appex.environment
         // It waits for the client until the report ends it; the 5 minutes are only a bound. In
-        // a whole sanitized run the client's command once waited over 60 s for its turn, and
-        // met a fake daemon that had stopped listening.
+        // a whole sanitized run the client's command once started over 60 s late, and met a
+        // fake daemon that had stopped listening.
         let arguments = [socket.path, "300", marker.path]
-        let faking = Task { try await HostilePeerTests.asNobody(program, arguments, environment: environment, alongside: true) }
+        let faking = Task { try await HostilePeerTests.asNobody(program, arguments, environment: environment) }
         #expect(await eventually(seconds: 60) { FileManager.default.fileExists(atPath: marker.path) }, "the fake daemon listens")
         return faking
     }

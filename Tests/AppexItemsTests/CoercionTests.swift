@@ -18,7 +18,8 @@ import Testing
             provider.register(Data("hello".utf8), as: "public.plain-text")
             let load = await provider.fileResult("public.text")
             #expect(load.error == nil)
-            #expect(load.existedInHandler && !load.existsNow)
+            #expect(load.existedInHandler)
+            #expect(await load.isRemoved())
             #expect(load.contents == Data("hello".utf8))
         }
     }
@@ -32,7 +33,8 @@ import Testing
             #expect(load.url != original)
             #expect(load.url?.lastPathComponent == "IMG_0001.jpg")
             #expect(load.contents == Data("jpeg bytes".utf8))
-            #expect(load.existedInHandler && !load.existsNow)
+            #expect(load.existedInHandler)
+            #expect(await load.isRemoved())
             // The provider's own file is left alone.
             #expect(FileManager.default.fileExists(atPath: original.path))
         }

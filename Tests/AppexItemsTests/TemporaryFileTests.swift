@@ -21,8 +21,8 @@ import Testing
             #expect(load.error == nil)
             #expect(load.existedInHandler)
             #expect(load.contents == Data("contents".utf8))
-            #expect(!load.existsNow)
-            #expect(try folder.temporaryEntries() == before)
+            #expect(await load.isRemoved())
+            #expect(try await soon { try folder.temporaryEntries() == before })
         }
     }
 

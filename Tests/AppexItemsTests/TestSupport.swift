@@ -43,7 +43,19 @@ func withTestFolder(
     let folder = try TestFolder()
     defer { folder.remove() }
     try await body(folder)
-    #expect(try folder.temporaryEntries() == [], "temporary files were left behind", sourceLocation: sourceLocation)
+    #expect(try await soon { try folder.temporaryEntries() == [] }, "temporary files were left behind", sourceLocation: sourceLocation)
+}
+
+/// Whether `condition` holds now or within 10 s. A file load's completion handler hands its
+/// result to the test before it returns, and the provider removes the file only once it has
+/// returned, on the loading thread, so the test may look before the removal.
+func soon(_ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while try !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
 }
 
 /// An error a test's load handler reports, to check that it reaches the consumer unchanged.
@@ -119,9 +131,10 @@ struct FileLoadObservation: Sendable {
         contents = url.flatMap { try? Data(contentsOf: $0) }
     }
 
-    /// Whether the file is still there now that the handler has returned.
-    var existsNow: Bool {
-        url.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+    /// Whether the file is gone, or goes within 10 s, now that the handler has been called.
+    func isRemoved() async -> Bool {
+        guard let url else { return true }
+        return await soon { !FileManager.default.fileExists(atPath: url.path) }
     }
 }
 

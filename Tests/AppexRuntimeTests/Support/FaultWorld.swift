@@ -145,14 +145,10 @@ final class FaultWorld: Sendable {
     /// its own: it copies the fault extension's executable twice for each. The app's own
     /// executable is `appExecutable`, or a small program that does nothing; its entitlements
     /// name `appGroups`. Throws after 60 s, saying so.
-    ///
-    /// It takes no turn (``onThreadOutOfTurn(_:)``): an install is short and waits on no other
-    /// process, but the commands that hold the turns wait on theirs. In a whole sanitized run,
-    /// installs waited over 60 s for a turn, and their tests missed their time limits.
     func install(_ plugins: [Plugin], appExecutable: URL? = nil, appGroups: [String] = []) async throws {
         do {
             try await bounded(seconds: 60) {
-                try await onThreadOutOfTurn { try self.installBlocking(plugins, appExecutable: appExecutable, appGroups: appGroups) }
+                try await onThread { try self.installBlocking(plugins, appExecutable: appExecutable, appGroups: appGroups) }
             }
         } catch let error as TimedOut {
             throw WorldError("installing \(plugins.map(\.fault)) took more than \(error.seconds) s")
@@ -183,7 +179,7 @@ final class FaultWorld: Sendable {
 
     /// Writes and installs another app, such as one that declares an extension point.
     func install(_ app: BundleBuilder) async throws {
-        try await onThreadOutOfTurn {
+        try await onThread {
             let url = try app.write()
             defer { try? FileManager.default.removeItem(at: url) }
             _ = try Registry(home: self.test.home).install(appAt: url)

@@ -30,8 +30,8 @@ enum LoadHosts {
         var standardError: String
     }
 
-    /// Hosts started together, each a process of its own. They are spawned directly, not
-    /// through CommandRunner, whose blocking work takes turns (two at a time on two cores).
+    /// Hosts started together, each a process of its own, spawned directly: a hundred
+    /// CommandRunners would be a hundred waiting threads.
     struct Running: Sendable {
         let processes: [ProcessDescriptor]
         let outputs: [(standardOutput: URL, standardError: URL)]
