@@ -11,7 +11,7 @@ import Testing
 /// Once that process has ended, its pid is free for the kernel to hand out again, here to an
 /// installed app entitled to the group. appexd knows its peer by the process, not the pid.
 extension GroupContainerTests {
-    @Test(.enabled(if: geteuid() == 0, "choosing the next pid (/proc/sys/kernel/ns_last_pid) needs root"))
+    @Test(.enabled(if: geteuid() == 0, "choosing a process's pid (clone3's set_tid) needs root"))
     func aConnectionWhoseProcessEndedIsNotTakenForTheAppThatGotItsPid() async throws {
         let app = try await installApp("com.example.grouped", groups: [Self.group])
 
@@ -58,32 +58,40 @@ extension GroupContainerTests {
     }
 }
 
-/// A process started with a pid of the test's choosing, once that pid is free: the kernel
-/// hands out the pid after the last one it handed out (`/proc/sys/kernel/ns_last_pid`), so
-/// that is set first. Another process forking at that moment may take the pid; then it
-/// tries again, up to a thousand times.
+/// A process started with a pid of the test's choosing, once that pid is free: `clone3` with
+/// `set_tid` (Linux 5.5, and root) asks the kernel for exactly that pid, and fails with EEXIST
+/// while another process holds it. Setting `/proc/sys/kernel/ns_last_pid` and forking, as this
+/// did at first, raced every other process forking meanwhile, and in a whole sanitized run it
+/// missed a thousand tries in a row. It waits up to 60 s for the pid to be free:
+/// pids wrap at `pid_max` (32,768 on the development machine), and a test run goes through many.
 private struct PidTaker: Sendable {
     let process: ProcessDescriptor
 
     init(pid: Int32, running arguments: [String]) throws {
         let output = try FileDescriptor.pipe()
         process = try ProcessLaunch(executable: "/usr/bin/python3", arguments: ["-I", "-c", """
-            import os, sys
+            import ctypes, errno, os, sys, time
             pid, arguments = int(sys.argv[1]), sys.argv[2:]
-            for _ in range(1000):
-                with open("/proc/sys/kernel/ns_last_pid", "w") as last:
-                    last.write(str(pid - 1))
-                child = os.fork()
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.syscall.restype = ctypes.c_long
+            chosen = (ctypes.c_int * 1)(pid)
+            # struct clone_args: flags, pidfd, child_tid, parent_tid, exit_signal (SIGCHLD), stack,
+            # stack_size, tls, set_tid, set_tid_size, cgroup
+            clone_args = (ctypes.c_uint64 * 11)(0, 0, 0, 0, 17, 0, 0, 0, ctypes.addressof(chosen), 1, 0)
+            deadline = time.monotonic() + 60
+            while True:
+                child = libc.syscall(435, ctypes.byref(clone_args), ctypes.c_size_t(ctypes.sizeof(clone_args)))
                 if child == 0:
-                    if os.getpid() == pid:
-                        os.execv(arguments[0], arguments)
-                    os._exit(0)
-                if child == pid:
-                    print(child, flush=True)
-                    os.waitpid(child, 0)
-                    sys.exit(0)
-                os.waitpid(child, 0)
-            print("missed", flush=True)
+                    os.execv(arguments[0], arguments)
+                if child > 0:
+                    break
+                error = ctypes.get_errno()
+                if error != errno.EEXIST or time.monotonic() > deadline:
+                    print("missed: " + os.strerror(error), flush=True)
+                    sys.exit(1)
+                time.sleep(0.01)
+            print(child, flush=True)
+            os.waitpid(child, 0)
             """, String(pid)] + arguments, descriptors: [(output.write, 1)]).spawn()
         output.write.close()
         var said = [UInt8](repeating: 0, count: 32)
