@@ -77,7 +77,11 @@ import Testing
             #expect(maps.contains("/memfd:\(type)"), "sealed, so mapped, not copied")
             #expect(contents == data, "after the maps were read, so the mapping was there to see")
         }
-        #expect(!ResourceCounts.openDescriptorTargets().contains(memoryFile), "the receiver's copy closed with the payload")
+        // Once, in a loaded CI run, both copies were still open at this line, though nothing
+        // here keeps them; which thread held them isn't known. A copy that leaked stays open,
+        // which this still catches.
+        #expect(await eventually(seconds: 10) { !ResourceCounts.openDescriptorTargets().contains(memoryFile) },
+                "the sender's and the receiver's copies closed with the payload")
     }
 
     @Test func aFileTravelsAsItsDescriptorWithItsName() async throws {
