@@ -13,7 +13,7 @@ import Foundation
 enum ExtensionLaunch {
     /// The variables an extension inherits from appexd: the language, the type table when
     /// one is named, and a sanitized build's settings (Support/sanitize).
-    static let inheritedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "APPEX_SYSTEM_TYPES", "ASAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"]
+    static let inheritedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "APPEX_SYSTEM_TYPES"] + Sanitizers.settingNames
 
     /// The launch, or why the sandbox can't be applied (a missing layer, with `APPEX_SANDBOX=strict`).
     static func make(_ installed: InstalledExtension, policy: ExtensionPointPolicy, home: AppexHome, sandbox: Sandbox,

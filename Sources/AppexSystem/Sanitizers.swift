@@ -1,4 +1,5 @@
 import CAppexSystem
+import Foundation
 
 /// The sanitizer this process was built with (`swift build --sanitize=address` or `thread`, as
 /// Support/sanitize does), and what it costs every process. appexd, built the same way as
@@ -14,6 +15,17 @@ public enum Sanitizers {
     case 1: .address
     case 2: .thread
     default: nil
+    }
+
+    /// The environment variables of a sanitized run (Support/sanitize) that a process built
+    /// the same way needs as well: the sanitizers' options (LeakSanitizer off, ThreadSanitizer
+    /// going on after a report) and the crash backtracer off.
+    public static let settingNames = ["ASAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"]
+
+    /// Those of ``settingNames`` this process has, to pass on to a child it starts with an
+    /// environment of its own making.
+    public static var settings: [String: String] {
+        ProcessInfo.processInfo.environment.filter { settingNames.contains($0.key) }
     }
 
     /// Whether AddressSanitizer or ThreadSanitizer was built in. A sanitized process reserves

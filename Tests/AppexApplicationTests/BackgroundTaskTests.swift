@@ -45,11 +45,14 @@ final class AppProcess {
     init(_ arguments: [String]) throws {
         let stdin = try FileDescriptor.pipe()
         let stdout = try FileDescriptor.pipe()
+        // What it says on standard error (why it failed, a sanitizer's report) goes to the test's.
+        let errors = FileDescriptor(owning: dup(STDERR_FILENO))
         process = try ProcessLaunch(executable: SampleApps.products.appendingPathComponent("AppexApplicationHelper").path,
-                                    arguments: arguments, environment: [:], descriptors: [(stdin.read, 0), (stdout.write, 1)],
+                                    arguments: arguments, environment: Sanitizers.settings, descriptors: [(stdin.read, 0), (stdout.write, 1), (errors, 2)],
                                     diesWithParent: true).spawn()
         stdin.read.close()
         stdout.write.close()
+        errors.close()
         input = stdin.write
         output = stdout.read
     }

@@ -16,9 +16,13 @@ final class GroupsHelper {
 
     init(_ arguments: [String]) throws {
         let (read, write) = try FileDescriptor.pipe()
+        // What it says on standard error (why it failed, a sanitizer's report) goes to the test's.
+        let errors = FileDescriptor(owning: dup(STDERR_FILENO))
         process = try ProcessLaunch(executable: Self.executable, arguments: arguments,
-                                    environment: ["PATH": "/usr/bin:/bin"], descriptors: [(write, 1)], diesWithParent: true).spawn()
+                                    environment: ["PATH": "/usr/bin:/bin"].merging(Sanitizers.settings) { $1 },
+                                    descriptors: [(write, 1), (errors, 2)], diesWithParent: true).spawn()
         write.close()
+        errors.close()
         output = read
     }
 

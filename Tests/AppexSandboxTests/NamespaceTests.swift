@@ -152,10 +152,8 @@ import Testing
         let profile = SandboxProfile(executable: SandboxProfile.systemExecutable + [SampleApps.products.path],
                                      readOnly: SandboxProfile.systemReadOnly + [bundle.url.path],
                                      readWrite: SandboxProfile.systemReadWrite)
-        // SWIFT_BACKTRACE as appexd passes it on: the sanitizer runs turn the backtracer off.
-        let backtrace = ProcessInfo.processInfo.environment.filter { $0.key == "SWIFT_BACKTRACE" }
         return try runSandboxed([Self.extensionExecutable], profile: profile,
-                                environment: backtrace.merging(["APPEX_EXTENSION_BUNDLE": bundle.url.path]) { $1 }, whileRunning: whileRunning)
+                                environment: ["APPEX_EXTENSION_BUNDLE": bundle.url.path], whileRunning: whileRunning)
     }
 
     @Test(.enabled(if: isolated))

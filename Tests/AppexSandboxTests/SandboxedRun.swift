@@ -16,7 +16,7 @@ func runSandboxed(_ arguments: [String], profile: SandboxProfile, descriptors: [
                   whileRunning: (ProcessDescriptor) -> Void = { _ in }) throws -> SandboxedRun {
     let (read, write) = try UnixSocket.pair()
     let launch = ProcessLaunch(executable: arguments[0], arguments: Array(arguments.dropFirst()),
-                               environment: environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C"].merging(sanitizerSettings) { $1 }) { mine, _ in mine },
+                               environment: environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C"].merging(Sanitizers.settings) { $1 }) { mine, _ in mine },
                                descriptors: [(write, 1), (write, 2)] + descriptors)
     let child = try sandbox.spawn(launch, profile: profile)
     write.close()
@@ -38,9 +38,6 @@ func runSandboxed(_ arguments: [String], profile: SandboxProfile, descriptors: [
 func runShell(_ script: String, profile: SandboxProfile) throws -> SandboxedRun {
     try runSandboxed(["/bin/sh", "-c", script], profile: profile)
 }
-
-/// A sanitized build's settings (Support/sanitize), which a sanitized child needs too.
-let sanitizerSettings = ProcessInfo.processInfo.environment.filter { ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key) }
 
 /// Runs a Python program under `profile`, launched by `sandbox`.
 func runPython(_ program: String, profile: SandboxProfile, sandbox: Sandbox = Sandbox(isStrict: false)) throws -> SandboxedRun {
