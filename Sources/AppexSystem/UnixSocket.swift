@@ -77,10 +77,12 @@ public enum UnixSocket {
     }
 
     /// Waits until `socket` has something to read (or its peer went, or it was shut down),
-    /// for at most `timeout`; false if the time ran out first.
+    /// for at most `timeout`; false if the time ran out first, and then not before it ran out.
     public static func waitForInput(_ socket: FileDescriptor, timeout: Duration) throws(SystemError) -> Bool {
         var entry = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(clamping: max(0, timeout.milliseconds))
+        // poll waits whole milliseconds: rounded down, a frame's deadline would pass up to 1 ms early.
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = Int32(clamping: max(0, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
         return try retrying("poll") { poll(&entry, 1, milliseconds) } > 0
     }
 

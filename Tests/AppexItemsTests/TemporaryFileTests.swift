@@ -50,7 +50,8 @@ import Testing
                 try String(contentsOf: url, encoding: .utf8)
             }
             #expect(text == "draft")
-            #expect(!FileManager.default.fileExists(atPath: original.path))
+            // The handler removes its file once its completion call returns, on the loading thread.
+            #expect(await soon { !FileManager.default.fileExists(atPath: original.path) })
         }
     }
 

@@ -112,6 +112,20 @@ import Testing
         let error = #expect(throws: SystemError.self) { try send(left, big) }
         #expect(error?.errno == EAGAIN)
     }
+
+    /// A frame's deadline rests on this: when nothing came, the whole timeout has passed, not
+    /// the whole milliseconds of it (a CI run saw a frame refused at 0.79999 s of 0.8).
+    @Test(arguments: [Duration.microseconds(7_999), .microseconds(20_400), .milliseconds(3)])
+    func waitingForInputThatNeverComesTakesTheWholeTimeout(timeout: Duration) throws {
+        let (left, right) = try UnixSocket.pair()
+        defer { right.close() }
+        let began = ContinuousClock.now
+        #expect(try !UnixSocket.waitForInput(left, timeout: timeout))
+        let waited = ContinuousClock.now - began
+        #expect(waited >= timeout, "gave up after \(waited) of \(timeout)")
+        try send(right, [1])
+        #expect(try UnixSocket.waitForInput(left, timeout: .zero), "what is there is seen at once")
+    }
 }
 
 /// One result, handed from a thread to the test.
