@@ -50,10 +50,25 @@ public struct ProcessLaunch: Sendable {
     /// In a pid namespace of its own, the process is the namespace's init. A program that
     /// links CAppexSystem forks itself an init there and runs as its child, and the returned
     /// descriptor reports the program's exit, not the init's (init.c in CAppexSystem).
+    ///
+    /// An executable the kernel finds busy (ETXTBSY: open for writing somewhere) is tried again
+    /// for up to ``busyExecutableWait``. An install's copy of it stays open for a moment in
+    /// any child another thread of the installing process forks meanwhile, until that child
+    /// execs, as in a test process that installs and launches at once.
     public func spawn() throws(SystemError) -> ProcessDescriptor {
-        guard diesWithParent else { return try spawnOnThisThread() }
-        return try LauncherThread.shared.spawn(self)
+        let deadline = ContinuousClock.now + Self.busyExecutableWait
+        while true {
+            do {
+                guard diesWithParent else { return try spawnOnThisThread() }
+                return try LauncherThread.shared.spawn(self)
+            } catch where error.errno == ETXTBSY && ContinuousClock.now < deadline {
+                usleep(10_000)
+            }
+        }
     }
+
+    /// How long ``spawn()`` tries again an executable that is busy.
+    public static let busyExecutableWait = Duration.seconds(1)
 
     /// Forks from the calling thread, which the child's PR_SET_PDEATHSIG is tied to.
     func spawnOnThisThread() throws(SystemError) -> ProcessDescriptor {

@@ -105,6 +105,39 @@ import Testing
         #expect(try threadChildren() == before)
     }
 
+    /// A copy of /bin/true in `folder`, and a descriptor that holds it open for writing.
+    func busyExecutable(in folder: borrowing TemporaryDirectory) throws -> (path: String, writer: FileDescriptor) {
+        let path = folder.url.appendingPathComponent("true").path
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: path)
+        return (path, try FileDescriptor.open(path, flags: O_WRONLY | O_CLOEXEC))
+    }
+
+    @Test func anExecutableBusyForAMomentIsTriedAgain() throws {
+        let folder = try TemporaryDirectory()
+        let (path, writer) = try busyExecutable(in: folder)
+        let closed = DispatchSemaphore(value: 0)
+        Thread {
+            usleep(100_000)
+            writer.close()
+            closed.signal()
+        }.start()
+        let child = try ProcessLaunch(executable: path).spawn()
+        closed.wait()
+        child.waitForExit(timeoutMilliseconds: -1)
+        #expect(child.reap() == .exited(0))
+    }
+
+    @Test func anExecutableThatStaysBusyThrowsETXTBSYAndLeavesNoChild() throws {
+        let folder = try TemporaryDirectory()
+        let (path, writer) = try busyExecutable(in: folder)
+        defer { writer.close() }
+        let before = try threadChildren()
+        let error = #expect(throws: SystemError.self) { try ProcessLaunch(executable: path).spawn() }
+        #expect(error?.errno == ETXTBSY)
+        #expect(error?.subject == path)
+        #expect(try threadChildren() == before)
+    }
+
     @Test func aMissingWorkingDirectoryThrowsAndLeavesNoChild() throws {
         let before = try threadChildren()
         let error = #expect(throws: SystemError.self) {
