@@ -27,6 +27,7 @@ final class DefaultsFile: @unchecked Sendable {
     let url: URL
     /// The lock file, open for the object's life: `flock`ed for changes, and holding the count.
     private let lockFile: FileDescriptor
+    private let lockPath: String
     /// Guards the values, the count and the listeners, and orders this process's reads of
     /// the file against its writes.
     private let lock = NSLock()
@@ -42,11 +43,12 @@ final class DefaultsFile: @unchecked Sendable {
 
     private static let open = Locked<[String: WeakFile]>([:])
 
-    /// The suite `name` in `folder`, made if need be: this process's object for it.
+    /// The suite `name` in `folder`, made if need be: this process's object for it, unless
+    /// its folder was removed or replaced since that object opened it.
     static func shared(folder: URL, name: String) throws -> DefaultsFile {
         let path = folder.appendingPathComponent("\(name).plist").standardizedFileURL.path
         return try open.withLock { open in
-            if let file = open[path]?.file { return file }
+            if let file = open[path]?.file, file.isStillAtItsPath { return file }
             let file = try DefaultsFile(folder: folder, name: name)
             open[path] = WeakFile(file: file)
             return file
@@ -56,7 +58,7 @@ final class DefaultsFile: @unchecked Sendable {
     private init(folder: URL, name: String) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         url = folder.appendingPathComponent("\(name).plist")
-        let lockPath = folder.appendingPathComponent(".\(name).plist.lock").path
+        lockPath = folder.appendingPathComponent(".\(name).plist.lock").path
         do {
             // Every process of the group may write here: what it planted at the lock's path, a
             // FIFO or a link, is refused rather than waited on or followed.
@@ -79,6 +81,14 @@ final class DefaultsFile: @unchecked Sendable {
         isWatched = [URL(fileURLWithPath: lockPath).lastPathComponent, url.lastPathComponent].allSatisfy { name in
             DirectoryWatcher.shared?.watch(folder, name: name) { [weak self] in self?.reloadIfChanged() } ?? false
         }
+    }
+
+    /// Whether the lock file this object holds is still the one at its path. It isn't once the
+    /// suite's folder has been removed (an app group's container deleted, and perhaps made
+    /// again), and a new opener must not be handed an object whose writes go nowhere.
+    private var isStillAtItsPath: Bool {
+        guard let held = try? lockFile.identity(), let there = FileIdentity(path: lockPath) else { return false }
+        return held == there
     }
 
     /// Calls `listener` with the keys whose values change, whoever changed them: on the

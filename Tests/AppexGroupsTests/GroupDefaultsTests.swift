@@ -108,6 +108,23 @@ import Testing
         #expect(kept.count == 1, "the unreadable file is kept for whoever wants to look")
     }
 
+    /// A container removed (and so its suite) while this process still holds the suite open:
+    /// opening the suite again starts it anew in the new folder, rather than handing back the
+    /// object whose files were removed, whose writes would go nowhere.
+    @Test func aSuiteOpenedAgainAfterItsContainerWasRemovedStartsAnewAndIsStored() throws {
+        let held = try open()
+        held.set("before", forKey: "key")
+        try FileManager.default.removeItem(at: folder)
+        let reopened = try open()
+        #expect(reopened.object(forKey: "key") == nil, "the removed suite's values went with it")
+        reopened.set("after", forKey: "key")
+        let file = folder.appendingPathComponent("Library/Preferences/\(suite).plist")
+        let stored = try PropertyListSerialization.propertyList(from: Data(contentsOf: file), format: nil) as? [String: Any]
+        #expect(stored?["key"] as? String == "after")
+        #expect(try open().string(forKey: "key") == "after")
+        withExtendedLifetime(held) {}
+    }
+
     /// Every process of the group may write in its container. A FIFO or a link planted at
     /// the suite's file is set aside, not waited on, nor followed to the file it names.
     @Test(arguments: ["fifo", "link"])
