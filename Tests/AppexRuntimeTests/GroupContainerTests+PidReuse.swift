@@ -46,7 +46,7 @@ extension GroupContainerTests {
         let taker = try await onThread { try PidTaker(pid: pid, running: [app.path, "hold-write", held.path]) }
         defer { taker.end() }
         #expect(await eventually(seconds: 30) { ProcessTree.executablePath(of: connector.processID) == app.resolvingSymlinksInPath().path },
-                "pid \(connector.processID) runs the installed app, so the pid alone would pass for it")
+                "pid \(connector.processID) runs the installed app, so the pid alone would pass for it; it runs \(ProcessTree.executablePath(of: connector.processID) ?? "nothing")")
 
         let answer = try await client.daemon.call { .groupContainer(GroupContainer(call: $0, groupIdentifier: Self.group)) }
         guard case .groupContainerResult(let result) = answer.message else {
@@ -69,6 +69,8 @@ private struct PidTaker: Sendable {
 
     init(pid: Int32, running arguments: [String]) throws {
         let output = try FileDescriptor.pipe()
+        // Why an exec failed goes to the test's standard error.
+        let errors = FileDescriptor(owning: dup(STDERR_FILENO))
         process = try ProcessLaunch(executable: "/usr/bin/python3", arguments: ["-I", "-c", """
             import ctypes, errno, os, sys, time
             pid, arguments = int(sys.argv[1]), sys.argv[2:]
@@ -82,7 +84,16 @@ private struct PidTaker: Sendable {
             while True:
                 child = libc.syscall(435, ctypes.byref(clone_args), ctypes.c_size_t(ctypes.sizeof(clone_args)))
                 if child == 0:
-                    os.execv(arguments[0], arguments)
+                    # The test process has just copied the app in; a child another of its threads
+                    # forked meanwhile may hold the copy open until it execs (ETXTBSY).
+                    while True:
+                        try:
+                            os.execv(arguments[0], arguments)
+                        except OSError as failure:
+                            if failure.errno != errno.ETXTBSY or time.monotonic() > deadline:
+                                print("exec: " + failure.strerror, file=sys.stderr, flush=True)
+                                os._exit(127)
+                            time.sleep(0.01)
                 if child > 0:
                     break
                 error = ctypes.get_errno()
@@ -92,8 +103,9 @@ private struct PidTaker: Sendable {
                 time.sleep(0.01)
             print(child, flush=True)
             os.waitpid(child, 0)
-            """, String(pid)] + arguments, descriptors: [(output.write, 1)]).spawn()
+            """, String(pid)] + arguments, descriptors: [(output.write, 1), (errors, 2)]).spawn()
         output.write.close()
+        errors.close()
         var said = [UInt8](repeating: 0, count: 32)
         let count = read(output.read.rawValue, &said, said.count)
         // The started program may have written after the pid, in the same pipe.
