@@ -1,3 +1,4 @@
+public import Foundation
 import NIOCore
 
 /// The bytes `/bytes/N` serves: byte i is i mod 251, so any range can be made and checked
@@ -14,6 +15,11 @@ public enum GeneratedBytes {
         precondition(count <= chunkSize, "a chunk is at most \(chunkSize) bytes")
         let start = Int(offset % 251)
         return ByteBuffer(bytes: pattern[start..<(start + count)])
+    }
+
+    /// The first `count` bytes that `/bytes/N` serves, as a body to upload.
+    public static func data(count: Int) -> Data {
+        Data((0..<count).map { UInt8($0 % 251) })
     }
 
     /// Whether `bytes` are the first `bytes.count` bytes that `/bytes/N` serves.

@@ -1,4 +1,5 @@
 import AppexLocking
+import Crypto
 public import Foundation
 import Hummingbird
 import HummingbirdTLS
@@ -64,6 +65,11 @@ public final class LoopbackHTTPServer: Sendable {
             self.bytes = bytes
             self.sha256 = sha256
             self.idempotencyKey = idempotencyKey
+        }
+
+        /// Whether the server took the whole of `body`: every byte, and no other.
+        public func carries(_ body: Data) -> Bool {
+            bytes == body.count && sha256 == SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
         }
     }
 

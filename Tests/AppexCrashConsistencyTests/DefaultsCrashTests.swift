@@ -40,6 +40,7 @@ import Testing
         let report = try loop.run()
         print("shared defaults: \(report.steps) steps, \(report.kills) kills; as at the kill \(report.asAtKill), one change more \(report.advanced); \(report.statesLeft.count) different counts left")
         #expect(report.steps >= 3 * Self.changes, "each change is a copy written and renamed over the file, then counted")
+        #expect(report.kills >= 200, "the loop killed the writer at least 200 times")
         #expect(report.kills * 10 >= report.steps * 9, "it was killed before (nearly) every step: a run may make fewer steps than another")
         #expect(report.statesLeft.map(\.count).sorted() == Array(0...Self.changes), "the kills left every count from the first to the last")
         #expect(report.failures.isEmpty, "\(report.failures.prefix(5))")
