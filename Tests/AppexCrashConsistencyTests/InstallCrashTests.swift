@@ -21,7 +21,7 @@ import Testing
         test = try TestHome()
         var app = BundleBuilder.app("com.example.crash", name: "Crash", in: test.scratch.appendingPathComponent("bundle"))
         app.entitlements = Self.groups
-        for (name, point) in Self.firstVersionsExtensions { Self.add(name, point, to: &app) }
+        for (name, point) in Self.versionOneExtensions { Self.add(name, point, to: &app) }
         bundle = try app.write()
         template = test.scratch.appendingPathComponent("template")
     }
@@ -40,7 +40,7 @@ import Testing
         // Notification Service, and adds an Action and a Document Provider.
         var upgrade = BundleBuilder.app("com.example.crash", name: "Crash", version: "2", in: test.scratch.appendingPathComponent("upgrade"))
         upgrade.entitlements = Self.groups
-        for (name, point) in Self.secondVersionsExtensions { Self.add(name, point, to: &upgrade) }
+        for (name, point) in Self.versionTwoExtensions { Self.add(name, point, to: &upgrade) }
         let path = try upgrade.write().path
         let report = try loop(appex(["install", path])) { recovered in
             if !recovered.apps.contains(where: { $0.hasPrefix("com.example.crash 2 ") }) { try self.runToEnd(["install", path]) }
@@ -62,11 +62,11 @@ import Testing
 
     /// An app as apps ship: five extensions, each in the app's group. The loops kill each
     /// command at more than 200 steps.
-    static let firstVersionsExtensions = [
+    static let versionOneExtensions = [
         ("Share", "com.apple.share-services"), ("Widget", "com.apple.widget-extension"), ("Keyboard", "com.apple.keyboard-service"),
         ("Editor", "com.apple.photo-editing"), ("Notifications", "com.apple.usernotifications.service"),
     ]
-    static let secondVersionsExtensions = [
+    static let versionTwoExtensions = [
         ("Share", "com.apple.share-services"), ("Widget", "com.apple.widget-extension"), ("Keyboard", "com.apple.keyboard-service"),
         ("Tidy", "com.apple.ui-services"), ("Documents", "com.apple.fileprovider-ui"),
     ]
@@ -96,7 +96,7 @@ import Testing
     /// Leaves in the app's, each extension's and the group's container what using them
     /// leaves: documents, a database, preferences, a cache and a temporary file, each in its folder.
     private func fillContainers() throws {
-        let bundles = ["com.example.crash"] + Self.firstVersionsExtensions.map { "com.example.crash.\($0.0.lowercased())" }
+        let bundles = ["com.example.crash"] + Self.versionOneExtensions.map { "com.example.crash.\($0.0.lowercased())" }
         let containers = bundles.map { test.home.container(for: $0) } + [test.home.groupContainer(for: "group.com.example.crash")]
         for container in containers {
             for file in ["Documents/draft.txt", "Documents/Inbox/shared.jpg", "Library/Application Support/library.sqlite",
