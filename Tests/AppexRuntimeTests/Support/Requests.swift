@@ -13,20 +13,26 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// Runs `body` and returns what it returns, or throws ``TimedOut`` after `seconds`, cancelling
 /// it. A test never waits longer than that, even if `body` ignores the cancellation.
+///
+/// The value is moved to the caller, and no task keeps a copy: a received payload's
+/// descriptors close as soon as the test lets the payload go, not once a timer task wakes.
 func bounded<T: Sendable>(seconds: Double = 30, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     let waiter = Waiter<T>()
     return try await withCheckedThrowingContinuation { continuation in
         waiter.wait(with: continuation)
-        let work = Task { try await body() }
+        let work = Task {
+            let result: Result<T, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            waiter.resume(with: consume result)
+        }
         let timer = Task {
             try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
             work.cancel()
             waiter.resume(with: .failure(TimedOut(seconds: seconds)))
         }
         Task {
-            let result = await work.result
+            await work.value
             timer.cancel()
-            waiter.resume(with: result)
         }
     }
 }
@@ -39,8 +45,9 @@ private final class Waiter<T: Sendable>: Sendable {
         self.continuation.withLock { $0 = continuation }
     }
 
-    func resume(with result: Result<T, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: result)
+    func resume(with result: consuming Result<T, any Error>) {
+        guard let continuation = continuation.withLock({ $0.take() }) else { return }
+        continuation.resume(with: consume result)
     }
 }
 
