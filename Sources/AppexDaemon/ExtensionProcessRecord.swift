@@ -49,6 +49,9 @@ struct ExtensionProcessRecord: Sendable {
     /// Whether its host is putting a question to the user for it (a URL to confirm, files to
     /// pick). One at a time (``Supervisor/startAsking(for:)``).
     var isAskingTheUser = false
+    /// Whether appexd waits for the `RequestBegun` of a request the process named
+    /// (Supervisor.whenRunning); it waits for one at a time.
+    var isAwaitingARequest = false
     /// Whether it is still being moved into its cgroups (``ExtensionCgroups/confineInBackground(_:memoryLimit:processLimit:label:done:)``).
     var isBeingConfined = false
 

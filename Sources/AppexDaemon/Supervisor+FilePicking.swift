@@ -23,9 +23,16 @@ extension Supervisor {
             return refuse("\(record.installed.identifier) may not ask the user for files: its Entitlements.plist doesn't grant "
                 + "\(Entitlements.Key.userSelectedFilesReadOnly)")
         }
-        guard record.requests[request.requestID] != nil else {
-            return refuse("request \(request.requestID) is not running in \(record.installed.identifier)")
+        whenRunning(request.requestID, in: session) { [self] isRunning in
+            guard isRunning else { return refuse("request \(request.requestID) is not running in \(record.installed.identifier)") }
+            pickFiles(request, from: record, session: session, refuse: refuse)
         }
+    }
+
+    /// Asks the host of `record`'s request to pick the files `request` asks for, and hands
+    /// the extension read-only descriptors of them.
+    private func pickFiles(_ request: PickFiles, from record: ExtensionProcessRecord, session: UInt64,
+                           refuse: @escaping @Sendable (String) -> Void) {
         guard let host = state.withLock({ $0.clients[record.hostID] }) else {
             return refuse("the host of request \(request.requestID) has gone")
         }

@@ -31,9 +31,17 @@ extension Supervisor {
             let point = ExtensionPoint.catalog[record.installed.pointIdentifier]?.name ?? record.installed.pointIdentifier
             return answer(.failure(URLRefusal("extensions of \(point) may not open URLs: only points whose policy allows it, such as Today widgets, may")))
         }
-        guard let requestID = request.requestID, record.requests[requestID] != nil else {
-            return answer(.failure(URLRefusal("the URL names no request of \(record.installed.identifier) that is running, so no host can confirm it")))
+        let notRunning = URLRefusal("the URL names no request of \(record.installed.identifier) that is running, so no host can confirm it")
+        guard let requestID = request.requestID else { return answer(.failure(notRunning)) }
+        whenRunning(requestID, in: session) { [self] isRunning in
+            guard isRunning else { return answer(.failure(notRunning)) }
+            openURL(request, of: requestID, from: record, session: session, answer: answer)
         }
+    }
+
+    /// Opens the URL `request` asks for, for `requestID`, which runs in the process of `record`.
+    private func openURL(_ request: OpenURL, of requestID: UUID, from record: ExtensionProcessRecord, session: UInt64,
+                         answer: @escaping @Sendable (Result<Void, URLRefusal>) -> Void) {
         let app: InstalledApp
         switch URLOpener.app(opening: request.url, handler: registry.app(openingScheme:)) {
         case .success(let found): app = found

@@ -93,16 +93,10 @@ final class UserSelectedFilesTests {
     /// descriptor that is no regular file: the extension gets nothing the host did not send,
     /// and is told what was dropped and why; the host's next answer, a proper one, is served.
     @Test func aHostNamingSlotsPastItsDescriptorsHasThoseFilesDroppedAndTheExtensionToldWhy() async throws {
-        try await world.install([FaultWorld.Plugin(fault: "attempts", picksFiles: true)])
-        let client = try await RawClient.connect(home: world.test.home, version: WireVersion.current)
-        defer { client.close() }
+        let (client, file, pick, line) = try await handMadeHost()
+        defer { client.close(); file.close() }
         let folder = try FileDescriptor.open(picked.deletingLastPathComponent().path, flags: O_RDONLY | O_DIRECTORY)
         defer { folder.close() }
-        let file = try FileDescriptor.open(picked.path, flags: O_RDONLY)
-        defer { file.close() }
-        // One attachment of text, whose content the extension loads from the host.
-        let pick = [WireItem(attachments: [WireAttachment(providerID: 1, representations: [WireRepresentation(typeIdentifier: "public.plain-text", kind: .data)])])]
-        let line = Payload.data(Data("pick any \(picked.path)".utf8))
 
         let first = UUID()
         let started = try await client.begin(first, extension: FaultWorld.identifier("attempts"))
@@ -125,6 +119,50 @@ final class UserSelectedFilesTests {
                              descriptors: [file])
         #expect(Self.text(of: try await proper) == "picked picked notes.txt: picked by the user; write: refused: Bad file descriptor; "
             + "path: refused: Permission denied")
+    }
+
+    @Test func anAskForARequestWhoseRequestBegunComesLaterWaitsForItAndOneThatNeverComesIsRefused() async throws {
+        // A request sent straight on the session reaches the extension by the session and
+        // appexd by the host's RequestBegun, on another socket; a loaded appexd may read the
+        // extension's PickFiles first. Here the host sends the RequestBegun late on purpose.
+        let (client, file, pick, line) = try await handMadeHost()
+        defer { client.close(); file.close() }
+        let first = UUID()
+        let started = try await client.begin(first, extension: FaultWorld.identifier("attempts"))
+        async let warmUp = client.request(first, on: started.sessionID, items: pick)
+        try await client.answerLoad(on: started.sessionID, with: line)
+        try await answerPick(on: client, with: [PickedFile(slot: 0, filename: "picked notes.txt", typeIdentifier: "public.plain-text")],
+                             descriptors: [file])
+        _ = try await warmUp
+        try client.daemon.send(.endRequest(RequestReference(first)))
+
+        let late = UUID()
+        async let waited = client.request(late, on: started.sessionID, items: pick)
+        try await client.answerLoad(on: started.sessionID, with: line)
+        try await Task.sleep(for: .milliseconds(300))
+        try client.daemon.send(.requestBegun(RequestBegun(requestID: late, sessionID: started.sessionID)))
+        try await answerPick(on: client, with: [PickedFile(slot: 0, filename: "picked notes.txt", typeIdentifier: "public.plain-text")],
+                             descriptors: [file])
+        #expect(Self.text(of: try await waited)?.hasPrefix("picked picked notes.txt: picked by the user") == true)
+        try client.daemon.send(.endRequest(RequestReference(late)))
+
+        let never = UUID()
+        let asked = ContinuousClock.now
+        async let refused = client.request(never, on: started.sessionID, items: pick)
+        try await client.answerLoad(on: started.sessionID, with: line)
+        #expect(Self.text(of: try await refused) == "refused: request \(never) is not running in \(FaultWorld.identifier("attempts"))")
+        #expect(ContinuousClock.now - asked >= .seconds(10), "appexd waited its grace for the RequestBegun before refusing")
+    }
+
+    /// Installs the entitled `attempts` extension and connects a host that speaks the protocol
+    /// by hand. Returns it, a descriptor of the file to pick, and a request's items: one
+    /// attachment of text, whose content (`line`, loaded from the host) asks for the file.
+    func handMadeHost() async throws -> (client: RawClient, file: FileDescriptor, items: [WireItem], line: Payload) {
+        try await world.install([FaultWorld.Plugin(fault: "attempts", picksFiles: true)])
+        let client = try await RawClient.connect(home: world.test.home, version: WireVersion.current)
+        let file = try FileDescriptor.open(picked.path, flags: O_RDONLY)
+        let items = [WireItem(attachments: [WireAttachment(providerID: 1, representations: [WireRepresentation(typeIdentifier: "public.plain-text", kind: .data)])])]
+        return (client, file, items, Payload.data(Data("pick any \(picked.path)".utf8)))
     }
 
     /// Waits for appexd to ask `client` to pick files, and answers with `files` and `descriptors`.
