@@ -121,10 +121,11 @@ final class UserSelectedFilesTests {
             + "path: refused: Permission denied")
     }
 
+    /// A request sent straight on the session reaches the extension by the session and appexd
+    /// by the host's `RequestBegun`, on another socket, so a loaded appexd may read the
+    /// extension's `PickFiles` first. Here the host sends the `RequestBegun` late on purpose,
+    /// and then, for a third request, never.
     @Test func anAskForARequestWhoseRequestBegunComesLaterWaitsForItAndOneThatNeverComesIsRefused() async throws {
-        // A request sent straight on the session reaches the extension by the session and
-        // appexd by the host's RequestBegun, on another socket; a loaded appexd may read the
-        // extension's PickFiles first. Here the host sends the RequestBegun late on purpose.
         let (client, file, pick, line) = try await handMadeHost()
         defer { client.close(); file.close() }
         let first = UUID()
