@@ -27,8 +27,9 @@ func bounded<T: Sendable>(seconds: Double = 30, _ body: @escaping @Sendable () a
         }
         let timer = Task {
             try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-            work.cancel()
+            // The time-out first: the body, once cancelled, may end at once with its own error.
             waiter.resume(with: .failure(TimedOut(seconds: seconds)))
+            work.cancel()
         }
         Task {
             await work.value
