@@ -49,9 +49,9 @@ struct ExtensionProcessRecord: Sendable {
     /// Whether its host is putting a question to the user for it (a URL to confirm, files to
     /// pick). One at a time (``Supervisor/startAsking(for:)``).
     var isAskingTheUser = false
-    /// Whether appexd waits for the `RequestBegun` of a request the process named
-    /// (Supervisor.whenRunning); it waits for one at a time.
-    var isAwaitingARequest = false
+    /// The request the process named whose `RequestBegun` appexd waits for, one at a time
+    /// (``Supervisor/whenRunning(_:in:_:)``).
+    var awaitedRequest: AwaitedRequest?
     /// Whether it is still being moved into its cgroups (``ExtensionCgroups/confineInBackground(_:memoryLimit:processLimit:label:done:)``).
     var isBeingConfined = false
 

@@ -13,31 +13,37 @@ extension Supervisor {
     static let requestBegunGrace: Duration = .seconds(10)
 
     /// Runs `body` with whether the process of `session` runs `requestID`: at once if it does,
-    /// else once the host's `RequestBegun` for it has come, or with false once
-    /// ``requestBegunGrace`` has passed or the process has ended. One such wait at a time for
-    /// each process: a second, while one waits, gets false at once, so an extension naming
-    /// made-up requests costs appexd one wait.
+    /// else once the host's `RequestBegun` for it has come (``begun(_:for:)``), or with false
+    /// once ``requestBegunGrace`` has passed. One such wait at a time for each process: a
+    /// second, while one waits, gets false at once, so an extension naming made-up requests
+    /// costs appexd one wait. If the process ends first, `body` is never run: no one is left
+    /// to answer.
     func whenRunning(_ requestID: UUID, in session: UInt64, _ body: @escaping @Sendable (_ isRunning: Bool) -> Void) {
-        if runs(requestID, in: session) { return body(true) }
-        let mayWait = state.withLock { state -> Bool in
-            guard let record = state.processes[session], !record.isAwaitingARequest else { return false }
-            state.processes[session]?.isAwaitingARequest = true
-            return true
+        let awaited = AwaitedRequest(requestID: requestID, resume: body)
+        let known = state.withLock { state -> Bool? in
+            guard let record = state.processes[session] else { return false }
+            if record.requests[requestID] != nil { return true }
+            guard record.awaitedRequest == nil else { return false }
+            state.processes[session]?.awaitedRequest = awaited
+            return nil
         }
-        guard mayWait else { return body(false) }
+        if let known { return body(known) }
         Task {
-            let giveUp = ContinuousClock.now + Self.requestBegunGrace
-            var isRunning = false
-            while !isRunning, ContinuousClock.now < giveUp, state.withLock({ $0.processes[session] != nil }) {
-                try? await Task.sleep(for: .milliseconds(5))
-                isRunning = runs(requestID, in: session)
+            try? await Task.sleep(for: Self.requestBegunGrace)
+            let expired = state.withLock { state -> AwaitedRequest? in
+                guard state.processes[session]?.awaitedRequest?.token == awaited.token else { return nil }
+                return state.processes[session]?.awaitedRequest.take()
             }
-            state.withLock { $0.processes[session]?.isAwaitingARequest = false }
-            body(isRunning)
+            expired?.resume(false)
         }
     }
+}
 
-    private func runs(_ requestID: UUID, in session: UInt64) -> Bool {
-        state.withLock { $0.processes[session]?.requests[requestID] != nil }
-    }
+/// A request a process named before appexd heard of it, and what runs once it is known to be
+/// running or the wait ends (``Supervisor/whenRunning(_:in:_:)``).
+struct AwaitedRequest: Sendable {
+    let requestID: UUID
+    /// Tells this wait from a later one for the same request.
+    let token = UUID()
+    let resume: @Sendable (_ isRunning: Bool) -> Void
 }

@@ -187,17 +187,21 @@ final class Supervisor: Sendable {
     /// The host sent `begun.requestID` straight on its session `begun.sessionID`: the
     /// process is busy again, and the request's deadline runs from now. A session that has
     /// ended is ignored, since its exit report, which names the session, covers the request.
-    /// Returns false if the session is another client's.
+    /// Returns false if the session is another client's. An ask of the process that waits
+    /// for this request (``whenRunning(_:in:_:)``) goes on.
     func begun(_ begun: RequestBegun, for client: UInt64) -> Bool {
-        state.withLock { state in
-            guard var record = state.processes[begun.sessionID] else { return true }
-            guard record.hostID == client else { return false }
+        let (isClients, awaited) = state.withLock { state -> (Bool, AwaitedRequest?) in
+            guard var record = state.processes[begun.sessionID] else { return (true, nil) }
+            guard record.hostID == client else { return (false, nil) }
             record.requests[begun.requestID] = deadline(record.policy)
             record.idleSince = nil
             record.idleNoticeSentAt = nil
+            let awaited = record.awaitedRequest?.requestID == begun.requestID ? record.awaitedRequest.take() : nil
             state.processes[begun.sessionID] = record
-            return true
+            return (true, awaited)
         }
+        awaited?.resume(true)
+        return isClients
     }
 
     /// The host has its outcome, or gave up the request. False, with nothing changed, if the

@@ -107,7 +107,7 @@ extension LoopbackHTTPServer {
                 try await misbehave(behaviour, at: path, context: context)
             }
         }
-        let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = Upload.hex(hash.finalize())
         state.withLock { $0.uploads[path]![index].sha256 = digest }
         return Response(status: .created)
     }

@@ -69,7 +69,12 @@ public final class LoopbackHTTPServer: Sendable {
 
         /// Whether the server took the whole of `body`: every byte, and no other.
         public func carries(_ body: Data) -> Bool {
-            bytes == body.count && sha256 == SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
+            bytes == body.count && sha256 == Self.hex(SHA256.hash(data: body))
+        }
+
+        /// A digest as the server records it: lower-case hex.
+        static func hex(_ digest: some Sequence<UInt8>) -> String {
+            digest.map { String(format: "%02x", $0) }.joined()
         }
     }
 
