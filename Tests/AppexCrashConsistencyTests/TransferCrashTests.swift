@@ -62,10 +62,14 @@ import Testing
             + "\(report.unobserved) while the database was opened or closed; states left: \(report.statesLeft.map(\.description).sorted())")
         #expect(report.kills >= 200, "the loop killed the transfers at least 200 times")
         #expect(report.kills * 10 >= report.steps * 9, "it was killed before (nearly) every step: a run may make fewer steps than another")
+        // The task that ends last may make its last change in the run's last steps, so only
+        // the other is sure to be left completed by some kill.
         for kind in [\TransferState.download, \TransferState.upload] {
-            #expect(Set(report.statesLeft.map { $0[keyPath: kind].state }).isSuperset(of: ["waiting", "running", "completed"]),
-                    "kills came in every part of each task's life")
+            #expect(Set(report.statesLeft.map { $0[keyPath: kind].state }).isSuperset(of: ["waiting", "running"]),
+                    "kills came before and during each task")
         }
+        #expect(report.statesLeft.contains { $0.download.state == "completed" || $0.upload.state == "completed" },
+                "kills came after a task had completed")
         #expect(report.failures.isEmpty, "\(report.failures.prefix(5))")
     }
 
