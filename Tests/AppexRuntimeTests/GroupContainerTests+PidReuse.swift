@@ -55,6 +55,8 @@ extension GroupContainerTests {
         }
         #expect(result.path.isEmpty, "no container for a process that has ended")
         #expect(result.reason.contains("pid \(connector.processID) has exited"), "\(result.reason)")
+        #expect(ProcessTree.executablePath(of: connector.processID) == app.resolvingSymlinksInPath().path,
+                "the app still held the pid when appexd answered")
     }
 }
 
@@ -66,9 +68,14 @@ extension GroupContainerTests {
 /// pids wrap at `pid_max` (32,768 on the development machine), and a test run goes through many.
 private struct PidTaker: Sendable {
     let process: ProcessDescriptor
+    /// The read end of the started program's standard output, open as long as the program runs:
+    /// closed, the program's first line would meet EPIPE (Python ignores SIGPIPE, and the program
+    /// inherits that), FileHandle's write would trap, and the pid would be free again.
+    let output: FileDescriptor
 
     init(pid: Int32, running arguments: [String]) throws {
         let output = try FileDescriptor.pipe()
+        self.output = output.read
         // Why an exec failed goes to the test's standard error.
         let errors = FileDescriptor(owning: dup(STDERR_FILENO))
         process = try ProcessLaunch(executable: "/usr/bin/python3", arguments: ["-I", "-c", """
@@ -107,7 +114,7 @@ private struct PidTaker: Sendable {
         output.write.close()
         errors.close()
         var said = [UInt8](repeating: 0, count: 32)
-        let count = read(output.read.rawValue, &said, said.count)
+        let count = read(self.output.rawValue, &said, said.count)
         // The started program may have written after the pid, in the same pipe.
         let line = String(decoding: said.prefix(max(count, 0)), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         guard Int32(line) == pid else {
