@@ -94,7 +94,7 @@ var package = Package(
         .target(name: "AppexIPC", dependencies: ["AppexLocking", "AppexCore", "AppexWire", "AppexSystem"]),
         .target(name: "AppexSandbox", dependencies: ["AppexSystem"]),
         .target(name: "AppexSession", dependencies: ["AppexLocking", "AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
-        .target(name: "AppexHost", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexItems", "AppexSession"]),
+        .target(name: "AppexHost", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexItems", "AppexSession", "AppexSystem"]),
         // The Action point's host glue: the returned items, loaded as the content that replaces the host's.
         .target(name: "AppexAction", dependencies: ["AppexCore", "AppexItems"]),
         .target(name: "AppexShare", dependencies: ["AppexLocking", "AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
@@ -167,9 +167,9 @@ var package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
-        .executableTarget(name: "appexd", dependencies: ["AppexCore", "AppexDaemon"], linkerSettings: staticSwiftLinkerSettings),
+        .executableTarget(name: "appexd", dependencies: ["AppexCore", "AppexDaemon", "AppexSystem"], linkerSettings: staticSwiftLinkerSettings),
         // The transfers' process, which appexd starts when there is work (docs/transfers.md).
-        .executableTarget(name: "appex-transfers", dependencies: ["AppexCore", "AppexTransferEngine"], linkerSettings: staticSwiftLinkerSettings),
+        .executableTarget(name: "appex-transfers", dependencies: ["AppexCore", "AppexSystem", "AppexTransferEngine"], linkerSettings: staticSwiftLinkerSettings),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexCore"]),
         .testTarget(name: "AppexLockingTests", dependencies: ["AppexLocking"]),

@@ -50,7 +50,7 @@ final class ClientHandler: Sendable {
             handler.handle(incoming)
         } onClose: { closure in
             if case .protocolError(let error) = closure {
-                FileHandle.standardError.write(Data("appexd: closed \(record.name) (pid \(credentials.processID)): \(error)\n".utf8))
+                StandardError.write(line: "appexd: closed \(record.name) (pid \(credentials.processID)): \(error)")
             }
             supervisor.remove(client: id)
         }

@@ -47,7 +47,7 @@ struct ExtensionCgroups: Sendable {
                 try Self.move(process.processID, into: new)
                 made.append(new)
             } catch {
-                FileHandle.standardError.write(Data("appexd: \(label) runs without its \(parent): \(error)\n".utf8))
+                StandardError.write(line: "appexd: \(label) runs without its \(parent): \(error)")
                 cgroup?.remove()
             }
         }

@@ -6,9 +6,17 @@ import Glibc
 /// appexd reads: each line goes to the log after the name and pid of the extension that
 /// wrote it, so that what an extension writes can't pass for appexd's own lines
 /// (`appexd: …`) or another extension's.
+///
+/// The log keeps at most ``byteLimit`` of each process's output. The log lives in the runtime
+/// folder, often a small tmpfs shared with the rest of the session, so an extension that
+/// writes without end could otherwise fill it. Past the limit, appexd says so in a line of
+/// its own, then reads the rest and drops it, so the extension never blocks on a full pipe.
+/// When the process ends, it says how much was dropped.
 struct ExtensionOutput: Sendable {
     /// The longest line passed on whole; a longer one goes on as lines of this length.
     static let lineLimit = 16 * 1024
+    /// The most of one process's output the log keeps, newlines included.
+    static let byteLimit = 1024 * 1024
 
     /// The end appexd reads.
     let reading: FileDescriptor
@@ -25,7 +33,7 @@ struct ExtensionOutput: Sendable {
     /// reading end.
     func forward(to log: FileDescriptor, as label: String) {
         let thread = Thread { [reading] in
-            Self.copyLines(from: reading, to: log, prefix: Array("\(label): ".utf8))
+            Self.copyLines(from: reading, to: log, label: label)
             reading.close()
         }
         thread.name = "appex-output-\(label)"
@@ -39,10 +47,25 @@ struct ExtensionOutput: Sendable {
         writing.close()
     }
 
-    static func copyLines(from input: FileDescriptor, to log: FileDescriptor, prefix: [UInt8]) {
+    /// Copies the lines of `input` to `log`, each after `label` and a colon, until the end
+    /// of `input`; keeps at most `limit` bytes of them, and says so in appexd's own lines if
+    /// it dropped any.
+    static func copyLines(from input: FileDescriptor, to log: FileDescriptor, label: String, limit: Int = byteLimit) {
+        let prefix = Array("\(label): ".utf8)
+        var kept = 0
+        var dropped = 0
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        func emit(_ line: ArraySlice<UInt8>) {
+        /// `line` came with a newline, unless it is a piece of a longer one.
+        func emit(_ line: ArraySlice<UInt8>, newline: Bool = true) {
+            guard dropped == 0, kept + line.count + 1 <= limit else {
+                if dropped == 0 {
+                    try? log.write(Array("appexd: \(label) wrote more than the \(limit) bytes of output the log keeps of one process; the rest is read and dropped\n".utf8))
+                }
+                dropped += line.count + (newline ? 1 : 0)
+                return
+            }
+            kept += line.count + 1
             // One write per line, so lines of extensions writing at once don't interleave.
             try? log.write(prefix + line + [UInt8(ascii: "\n")])
         }
@@ -57,11 +80,14 @@ struct ExtensionOutput: Sendable {
                 start = newline + 1
             }
             while pending.endIndex - start >= lineLimit {
-                emit(pending[start..<(start + lineLimit)])
+                emit(pending[start..<(start + lineLimit)], newline: false)
                 start += lineLimit
             }
             pending.removeSubrange(..<start)
         }
-        if !pending.isEmpty { emit(pending[...]) }
+        if !pending.isEmpty { emit(pending[...], newline: false) }
+        if dropped > 0 {
+            try? log.write(Array("appexd: \(label) has closed its output; \(dropped) bytes of it were dropped\n".utf8))
+        }
     }
 }

@@ -111,9 +111,9 @@ final class Supervisor: Sendable {
         if let output, let logDescriptor { output.forward(to: logDescriptor, as: "\(installed.identifier)[\(process.processID)]") }
         let missing = configuration.sandbox.missingLayers
         if configuration.sandbox.isOff {
-            FileHandle.standardError.write(Data("appexd: \(Sandbox.offSetting.name)=\(Sandbox.offSetting.value): \(installed.identifier) runs with no sandbox at all\n".utf8))
+            StandardError.write(line: "appexd: \(Sandbox.offSetting.name)=\(Sandbox.offSetting.value): \(installed.identifier) runs with no sandbox at all")
         } else if !missing.isEmpty {
-            FileHandle.standardError.write(Data("appexd: \(installed.identifier) runs without the sandbox layers this kernel lacks: \(missing.map(\.description).joined(separator: "; "))\n".utf8))
+            StandardError.write(line: "appexd: \(installed.identifier) runs without the sandbox layers this kernel lacks: \(missing.map(\.description).joined(separator: "; "))")
         }
 
         let sessionID = nextID()
@@ -317,7 +317,7 @@ final class Supervisor: Sendable {
             }
             let refused = cgroups.processLimitHits
             if refused > 0 {
-                FileHandle.standardError.write(Data("appexd: \(record.label) reached its limit of \(record.policy.processLimit) processes and threads; the kernel refused \(refused) forks or threads\n".utf8))
+                StandardError.write(line: "appexd: \(record.label) reached its limit of \(record.policy.processLimit) processes and threads; the kernel refused \(refused) forks or threads")
             }
             cgroups.remove()
         }

@@ -31,7 +31,7 @@ extension TransferSessions {
             do throws(SystemError) {
                 try AppLaunch.start(installed, adding: [Self.backgroundSessionVariable: session])
             } catch {
-                FileHandle.standardError.write(Data("appexd: \(app) could not be launched for background session \(session)'s events: \(error)\n".utf8))
+                StandardError.write(line: "appexd: \(app) could not be launched for background session \(session)'s events: \(error)")
             }
         }
     }

@@ -51,6 +51,6 @@ struct TransfersProcess: Sendable {
     }
 
     private func report(_ message: String) {
-        FileHandle.standardError.write(Data("appexd: \(message)\n".utf8))
+        StandardError.write(line: "appexd: \(message)")
     }
 }

@@ -1,4 +1,5 @@
 import AppexLocking
+import AppexSystem
 import Foundation
 
 /// Says on standard error why a group API gave nothing, once per group and process, so a
@@ -14,6 +15,6 @@ enum RefusalLog {
     /// Says `message` on standard error, with the process's name and pid.
     static func always(_ message: String) {
         let name = ProcessInfo.processInfo.processName
-        FileHandle.standardError.write(Data("\(name)[\(getpid())]: \(message)\n".utf8))
+        StandardError.write(line: "\(name)[\(getpid())]: \(message)")
     }
 }

@@ -302,7 +302,7 @@ final class RequestBroker: Sendable {
     }
 
     private static func log(_ message: String) {
-        FileHandle.standardError.write(Data("\(ProcessInfo.processInfo.processName): \(message)\n".utf8))
+        StandardError.write(line: "\(ProcessInfo.processInfo.processName): \(message)")
     }
 
     /// Shows the user the picker of the request the extension names, and answers appexd with

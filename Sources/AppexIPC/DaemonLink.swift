@@ -143,13 +143,13 @@ public final class DaemonLink: Sendable {
                 let version = try Handshake.confirm(message)
                 state.withLock { $0.version = version }
             } catch {
-                FileHandle.standardError.write(Data("appexd's answer to Hello can't be used: \(error.message). Restart appexd with this build.\n".utf8))
+                StandardError.write(line: "appexd's answer to Hello can't be used: \(error.message). Restart appexd with this build.")
                 connection.close()
             }
             greeted.signal()
             return
         case .failure(let failure):
-            FileHandle.standardError.write(Data("appexd refused what this process sent: \(failure.error.message) \(failure.error.recoverySuggestion)\n".utf8))
+            StandardError.write(line: "appexd refused what this process sent: \(failure.error.message) \(failure.error.recoverySuggestion)")
         default:
             break
         }

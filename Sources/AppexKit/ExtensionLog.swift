@@ -1,3 +1,4 @@
+import AppexSystem
 import Foundation
 
 /// An extension's log: lines on its standard error, which appexd keeps in its own log, each
@@ -5,6 +6,6 @@ import Foundation
 public enum ExtensionLog {
     /// Writes `message` as one line.
     public static func write(_ message: String) {
-        FileHandle.standardError.write(Data("\(ProcessInfo.processInfo.processName)[\(getpid())]: \(message)\n".utf8))
+        StandardError.write(line: "\(ProcessInfo.processInfo.processName)[\(getpid())]: \(message)")
     }
 }

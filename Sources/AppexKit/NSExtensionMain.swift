@@ -23,11 +23,10 @@ import Foundation
 public func NSExtensionMain() -> Never {
     let environment = ProcessInfo.processInfo.environment
     guard let bundlePath = environment[ExtensionEnvironment.bundlePath] else {
-        FileHandle.standardError.write(Data("""
+        StandardError.write(line: """
             \(ProcessInfo.processInfo.processName) is an app extension: appexd launches it for a host's request.
             Run it through a host, such as `appex run <extension identifier> --text hello`.
-
-            """.utf8))
+            """)
         exit(64)
     }
     let principal: (identifier: String, type: any NSExtensionRequestHandling.Type)

@@ -1,4 +1,5 @@
 import AppexIPC
+import AppexSystem
 import AppexWire
 import Foundation
 
@@ -31,7 +32,7 @@ public final class NCWidgetController: Sendable {
         do {
             try updateHasContent(flag, forWidgetWithBundleIdentifier: bundleID)
         } catch {
-            FileHandle.standardError.write(Data("NCWidgetController: \(error)\n".utf8))
+            StandardError.write(line: "NCWidgetController: \(error)")
         }
     }
 

@@ -286,6 +286,6 @@ public actor TransferEngine {
     /// Writes `message` to standard error, after the program's name.
     public static let reportToStandardError: @Sendable (String) -> Void = { message in
         let program = URL(fileURLWithPath: CommandLine.arguments.first ?? "transfers").lastPathComponent
-        FileHandle.standardError.write(Data("\(program): transfers: \(message)\n".utf8))
+        StandardError.write(line: "\(program): transfers: \(message)")
     }
 }

@@ -4,6 +4,7 @@
 // HTTPS servers are verified against the system's certificate authorities, or against those
 // in the PEM file SSL_CERT_FILE names, as OpenSSL and curl do.
 import AppexCore
+import AppexSystem
 import AppexTransferEngine
 import Dispatch
 import Foundation
@@ -25,10 +26,10 @@ let stops = [SIGTERM, SIGINT].map { number in
 }
 do {
     if case .alreadyRunning(let pid) = try await work.value {
-        FileHandle.standardError.write(Data("appex-transfers: another process\(pid.map { " (pid \($0))" } ?? "") performs these transfers; nothing to do.\n".utf8))
+        StandardError.write(line: "appex-transfers: another process\(pid.map { " (pid \($0))" } ?? "") performs these transfers; nothing to do.")
     }
 } catch {
-    FileHandle.standardError.write(Data("appex-transfers: \(error)\n".utf8))
+    StandardError.write(line: "appex-transfers: \(error)")
     exit(1)
 }
 withExtendedLifetime(stops) {}

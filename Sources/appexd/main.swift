@@ -2,6 +2,7 @@
 // The logic lives in AppexDaemon; this runs it in the foreground until SIGTERM or SIGINT.
 import AppexCore
 import AppexDaemon
+import AppexSystem
 import Foundation
 
 let home = AppexHome.current
@@ -9,9 +10,9 @@ let configuration = DaemonConfiguration.fromEnvironment(ProcessInfo.processInfo.
 do {
     try await Daemon(configuration: configuration).run()
 } catch DaemonError.alreadyRunning(let socket) {
-    FileHandle.standardError.write(Data("appexd: another appexd already serves \(socket); nothing to do.\n".utf8))
+    StandardError.write(line: "appexd: another appexd already serves \(socket); nothing to do.")
     exit(0)
 } catch {
-    FileHandle.standardError.write(Data("appexd: \(error)\n".utf8))
+    StandardError.write(line: "appexd: \(error)")
     exit(1)
 }

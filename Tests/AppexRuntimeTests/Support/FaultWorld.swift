@@ -82,12 +82,13 @@ final class FaultWorld: Sendable {
 
     /// Starts appexd for this home with `overrides` in its environment, and waits until it
     /// accepts connections. The launch deadline is generous unless overridden, so that a
-    /// loaded machine never misses it by accident, and idle extensions end quickly.
-    func startDaemon(_ overrides: [String: String] = [:]) async throws {
+    /// loaded machine never misses it by accident, and idle extensions end quickly. Its
+    /// standard output and error go to `log`, by default its log in the runtime folder.
+    func startDaemon(_ overrides: [String: String] = [:], log logPath: String? = nil) async throws {
         var environment = test.environment.merging(Self.daemonSettings) { $1 }
         environment.merge(overrides) { $1 }
         try test.home.prepareRuntimeDirectory()
-        let log = try FileDescriptor.open(test.home.daemonLogURL.path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+        let log = try FileDescriptor.open(logPath ?? test.home.daemonLogURL.path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
         defer { log.close() }
         _ = try ProcessLaunch(executable: Self.daemonExecutable.path, environment: environment, descriptors: [(log, 1), (log, 2)])
             .spawnDetached()
