@@ -50,7 +50,7 @@ final class ClientHandler: Sendable {
             handler.handle(incoming)
         } onClose: { closure in
             if case .protocolError(let error) = closure {
-                StandardError.write(line: "appexd: closed \(record.name) (pid \(credentials.processID)): \(error)")
+                DaemonLog.write(line: "appexd: closed \(record.name) (pid \(credentials.processID)): \(error)")
             }
             supervisor.remove(client: id)
         }

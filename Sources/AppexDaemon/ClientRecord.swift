@@ -21,7 +21,7 @@ extension ClientRecord {
     /// Tells the client why appexd closes its connection (a `Failure` of `code` in the
     /// runtime domain), logs it, and closes the connection.
     func refuse(code: Int, _ reason: String, recovery: String = "") {
-        StandardError.write(line: "appexd: refused \(name) (pid \(credentials.processID)): \(reason)")
+        DaemonLog.write(line: "appexd: refused \(name) (pid \(credentials.processID)): \(reason)")
         try? connection.send(.failure(Failure(error: AppexErrorDomain.runtimeError(code, reason, recovery: recovery))))
         connection.close()
     }

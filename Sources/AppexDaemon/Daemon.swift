@@ -34,6 +34,7 @@ public struct Daemon: Sendable {
         guard let lock = try ProcessLock.acquire(at: home.daemonLockURL.path) else {
             throw DaemonError.alreadyRunning(socket: home.daemonSocketURL.path)
         }
+        DaemonLog.keep(at: home.daemonLogURL, limit: configuration.logLimit)
         let registry = try Registry(home: home)
         let listener: Listener
         if let activated = SocketActivation.listeningSocket() {

@@ -30,12 +30,15 @@ public struct DaemonConfiguration: Sendable {
     public var sandbox: Sandbox
     /// What appexd allows its clients' connections.
     public var clientLimits: ClientLimits
+    /// The size, in bytes, past which appexd's log moves to `appexd.log.1` (``DaemonLog``).
+    public var logLimit: Int
 
     public init(home: AppexHome, terminationGrace: Duration = .seconds(1), idleSessionCloseDeadline: Duration = .seconds(10),
                 tickInterval: Duration = .milliseconds(50),
                 idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil,
                 requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil, processLimitOverride: Int? = nil,
-                transfersCheckInterval: Duration = .seconds(10), sandbox: Sandbox = Sandbox(), clientLimits: ClientLimits = ClientLimits()) {
+                transfersCheckInterval: Duration = .seconds(10), sandbox: Sandbox = Sandbox(), clientLimits: ClientLimits = ClientLimits(),
+                logLimit: Int = .mebibytes(8)) {
         self.home = home
         self.terminationGrace = terminationGrace
         self.idleSessionCloseDeadline = idleSessionCloseDeadline
@@ -48,12 +51,14 @@ public struct DaemonConfiguration: Sendable {
         self.transfersCheckInterval = transfersCheckInterval
         self.sandbox = sandbox
         self.clientLimits = clientLimits
+        self.logLimit = logLimit
     }
 
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS`,
     /// `APPEX_REQUEST_DEADLINE_MS`, `APPEX_TERMINATION_GRACE_MS`, `APPEX_IDLE_CLOSE_MS`, `APPEX_TRANSFERS_CHECK_MS` and
     /// `APPEX_HANDSHAKE_DEADLINE_MS`, `APPEX_FRAME_DEADLINE_MS` (milliseconds),
-    /// `APPEX_MEMORY_LIMIT_MB` (mebibytes) and `APPEX_PROCESS_LIMIT` (processes and threads).
+    /// `APPEX_MEMORY_LIMIT_MB` (mebibytes), `APPEX_PROCESS_LIMIT` (processes and threads) and
+    /// `APPEX_LOG_LIMIT_KB` (kibibytes).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
         func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
         var configuration = DaemonConfiguration(home: home)
@@ -67,6 +72,7 @@ public struct DaemonConfiguration: Sendable {
         if let deadline = milliseconds("APPEX_FRAME_DEADLINE_MS") { configuration.clientLimits.frameDeadline = deadline }
         configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }
         configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
+        if let limit = environment["APPEX_LOG_LIMIT_KB"].flatMap(Int.init), limit > 0 { configuration.logLimit = limit * 1024 }
         return configuration
     }
 

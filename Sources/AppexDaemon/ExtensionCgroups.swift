@@ -47,7 +47,7 @@ struct ExtensionCgroups: Sendable {
                 try Self.move(process.processID, into: new)
                 made.append(new)
             } catch {
-                StandardError.write(line: "appexd: \(label) runs without its \(parent): \(error)")
+                DaemonLog.write(line: "appexd: \(label) runs without its \(parent): \(error)")
                 cgroup?.remove()
             }
         }

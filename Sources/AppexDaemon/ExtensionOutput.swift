@@ -57,17 +57,21 @@ struct ExtensionOutput: Sendable {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         /// `line` came with a newline, unless it is a piece of a longer one.
+        func put(_ bytes: [UInt8]) {
+            try? log.write(bytes)
+            DaemonLog.wrote(bytes.count)
+        }
         func emit(_ line: ArraySlice<UInt8>, newline: Bool = true) {
             guard dropped == 0, kept + line.count + 1 <= limit else {
                 if dropped == 0 {
-                    try? log.write(Array("appexd: \(label) wrote more than the \(limit) bytes of output the log keeps of one process; the rest is read and dropped\n".utf8))
+                    put(Array("appexd: \(label) wrote more than the \(limit) bytes of output the log keeps of one process; the rest is read and dropped\n".utf8))
                 }
                 dropped += line.count + (newline ? 1 : 0)
                 return
             }
             kept += line.count + 1
             // One write per line, so lines of extensions writing at once don't interleave.
-            try? log.write(prefix + line + [UInt8(ascii: "\n")])
+            put(prefix + line + [UInt8(ascii: "\n")])
         }
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(input.rawValue, $0.baseAddress, $0.count) }
@@ -87,7 +91,7 @@ struct ExtensionOutput: Sendable {
         }
         if !pending.isEmpty { emit(pending[...], newline: false) }
         if dropped > 0 {
-            try? log.write(Array("appexd: \(label) has closed its output; \(dropped) bytes of it were dropped\n".utf8))
+            put(Array("appexd: \(label) has closed its output; \(dropped) bytes of it were dropped\n".utf8))
         }
     }
 }

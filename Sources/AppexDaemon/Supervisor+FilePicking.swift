@@ -60,7 +60,7 @@ extension Supervisor {
             let (files, descriptors, problems) = Self.readOnlyCopies(of: picked, in: answer)
             defer { descriptors.forEach { $0.close() } }
             if !problems.isEmpty {
-                StandardError.write(line: "appexd: \(host.name) picked files for \(record.label) that were dropped: \(problems.joined(separator: "; "))")
+                DaemonLog.write(line: "appexd: \(host.name) picked files for \(record.label) that were dropped: \(problems.joined(separator: "; "))")
             }
             let reason = files.isEmpty && !problems.isEmpty ? "none of the files the host picked could be handed over: \(problems.joined(separator: "; "))" : picked.reason
             try? record.control.send(.pickedFiles(PickedFiles(call: request.call, files: files, reason: reason)), descriptors: descriptors)

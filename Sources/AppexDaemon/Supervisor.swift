@@ -30,8 +30,6 @@ final class Supervisor: Sendable {
     let state = Locked(State())
     /// Wakes the tick loop when a process appears.
     let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    /// Where extensions' standard output and error go: the daemon's own stderr.
-    private let logDescriptor: FileDescriptor?
     /// The background sessions and the processes attached to them.
     let transferSessions: TransferSessions
 
@@ -40,8 +38,6 @@ final class Supervisor: Sendable {
         self.registry = registry
         transferSessions = TransferSessions(home: configuration.home, registry: registry,
                                             transfers: TransfersProcess(home: configuration.home, registry: registry))
-        let copy = fcntl(2, F_DUPFD_CLOEXEC, 3)
-        self.logDescriptor = copy >= 0 ? FileDescriptor(owning: copy) : nil
     }
 
     func nextID() -> UInt64 {
@@ -95,7 +91,7 @@ final class Supervisor: Sendable {
         let policy = configuration.policy(for: point)
         let (hostEnd, extensionSession) = try socketPair()
         let (daemonEnd, extensionControl) = try socketPair()
-        let output = try logDescriptor.map { _ throws(ErrorInfo) in try outputPipe() }
+        let output = try DaemonLog.extensionOutput.map { _ throws(ErrorInfo) in try outputPipe() }
         let process: ProcessDescriptor
         do {
             let launch = try ExtensionLaunch.make(installed, policy: policy, home: configuration.home, sandbox: configuration.sandbox,
@@ -108,12 +104,12 @@ final class Supervisor: Sendable {
         extensionControl.close()
         extensionSession.close()
         output?.writing.close()
-        if let output, let logDescriptor { output.forward(to: logDescriptor, as: "\(installed.identifier)[\(process.processID)]") }
+        if let output, let log = DaemonLog.extensionOutput { output.forward(to: log, as: "\(installed.identifier)[\(process.processID)]") }
         let missing = configuration.sandbox.missingLayers
         if configuration.sandbox.isOff {
-            StandardError.write(line: "appexd: \(Sandbox.offSetting.name)=\(Sandbox.offSetting.value): \(installed.identifier) runs with no sandbox at all")
+            DaemonLog.write(line: "appexd: \(Sandbox.offSetting.name)=\(Sandbox.offSetting.value): \(installed.identifier) runs with no sandbox at all")
         } else if !missing.isEmpty {
-            StandardError.write(line: "appexd: \(installed.identifier) runs without the sandbox layers this kernel lacks: \(missing.map(\.description).joined(separator: "; "))")
+            DaemonLog.write(line: "appexd: \(installed.identifier) runs without the sandbox layers this kernel lacks: \(missing.map(\.description).joined(separator: "; "))")
         }
 
         let sessionID = nextID()
@@ -317,7 +313,7 @@ final class Supervisor: Sendable {
             }
             let refused = cgroups.processLimitHits
             if refused > 0 {
-                StandardError.write(line: "appexd: \(record.label) reached its limit of \(record.policy.processLimit) processes and threads; the kernel refused \(refused) forks or threads")
+                DaemonLog.write(line: "appexd: \(record.label) reached its limit of \(record.policy.processLimit) processes and threads; the kernel refused \(refused) forks or threads")
             }
             cgroups.remove()
         }

@@ -94,7 +94,7 @@ extension TransferSessions {
             try self.acknowledge(acknowledge, by: caller)
         } catch {
             // The events stay, to be delivered again; the process may have gone, so say it here too.
-            StandardError.write(line: "appexd: \(caller.name) (pid \(caller.pid)) could not acknowledge background session \(acknowledge.sessionIdentifier)'s events: \(error.message)")
+            DaemonLog.write(line: "appexd: \(caller.name) (pid \(caller.pid)) could not acknowledge background session \(acknowledge.sessionIdentifier)'s events: \(error.message)")
             caller.send(.failure(Failure(error: error)))
         }
     }

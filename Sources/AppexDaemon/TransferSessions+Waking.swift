@@ -31,7 +31,7 @@ extension TransferSessions {
             do throws(SystemError) {
                 try AppLaunch.start(installed, adding: [Self.backgroundSessionVariable: session])
             } catch {
-                StandardError.write(line: "appexd: \(app) could not be launched for background session \(session)'s events: \(error)")
+                DaemonLog.write(line: "appexd: \(app) could not be launched for background session \(session)'s events: \(error)")
             }
         }
     }

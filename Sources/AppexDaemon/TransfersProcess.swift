@@ -51,6 +51,6 @@ struct TransfersProcess: Sendable {
     }
 
     private func report(_ message: String) {
-        StandardError.write(line: "appexd: \(message)")
+        DaemonLog.write(line: "appexd: \(message)")
     }
 }

@@ -1,3 +1,4 @@
+import AppexCore
 import AppexHost
 import AppexIPC
 import AppexItems
@@ -65,5 +66,51 @@ import Testing
         let outcome = try await attempts.outcome([textItem("say hello")])
         #expect(outcome.items?.first?.attributedContentText?.string == "allowed", "\(outcome)")
         #expect(world.daemons() == daemon && daemon.count == 1, "one appexd served throughout: \(daemon), then \(world.daemons())")
+    }
+
+    /// The size of the file at `url`, or nil if there is none.
+    func size(_ url: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
+    }
+
+    /// appexd runs for days: past its limit (256 KiB here, 8 MiB by default) the log moves to
+    /// appexd.log.1 and goes on in a new file, so the two stay bounded however much is written.
+    @Test func pastItsLimitTheLogMovesToAppexdLog1AndGoesOnInANewFile() async throws {
+        let limit = 256 * 1024
+        try await world.startDaemon(["APPEX_LOG_LIMIT_KB": String(limit / 1024)])
+        try await world.install("attempts")
+        let attempts = try await world.extension("attempts")
+        let outcome = try await attempts.outcome([textItem("say -3000000")])
+        #expect(outcome.items?.first?.attributedContentText?.string == "allowed", "\(outcome)")
+        #expect(await eventually(seconds: 30) { self.world.daemonLog.contains("bytes of it were dropped") }, "\(world.daemonLog.suffix(500))")
+
+        let log = world.test.home.daemonLogURL
+        let previous = URL(fileURLWithPath: log.path + ".1")
+        // The size is checked every 64 KiB written, and a line may be 16 KiB.
+        let most = limit + 64 * 1024 + 17 * 1024
+        #expect(size(log).map { $0 <= most } == true, "appexd.log holds \(size(log) ?? -1) bytes")
+        #expect(size(previous).map { $0 >= limit && $0 <= most } == true, "appexd.log.1 holds \(size(previous) ?? -1) bytes")
+        let before = (try? String(contentsOf: previous, encoding: .utf8)) ?? ""
+        #expect(before.hasSuffix("appexd: the log goes on in \(log.path)\n"), "\(before.suffix(200))")
+        #expect(world.daemonLog.hasPrefix("appexd: the log before this line is in \(previous.path)\n"), "\(world.daemonLog.prefix(200))")
+
+        let again = try await attempts.outcome([textItem("say hello")])
+        #expect(again.items?.first?.attributedContentText?.string == "allowed", "\(again)")
+        #expect(await eventually(seconds: 30) { self.world.daemonLog.contains("]: hello\n") }, "the new file takes what comes next")
+    }
+
+    /// A log appexd was given elsewhere than appexd.log, such as a file of the user's choosing,
+    /// is the user's to manage: it is never moved.
+    @Test func aLogGivenElsewhereIsNeverMoved() async throws {
+        try FileManager.default.createDirectory(at: world.test.scratch, withIntermediateDirectories: true)
+        let elsewhere = world.test.scratch.appendingPathComponent("my-appexd.log")
+        try await world.startDaemon(["APPEX_LOG_LIMIT_KB": "16"], log: elsewhere.path)
+        try await world.install("attempts")
+        let attempts = try await world.extension("attempts")
+        let outcome = try await attempts.outcome([textItem("say -300000")])
+        #expect(outcome.items?.first?.attributedContentText?.string == "allowed", "\(outcome)")
+        #expect(await eventually(seconds: 30) { self.size(elsewhere).map { $0 > 300_000 } == true }, "\(size(elsewhere) ?? -1) bytes")
+        #expect(size(URL(fileURLWithPath: elsewhere.path + ".1")) == nil)
+        #expect(size(URL(fileURLWithPath: world.test.home.daemonLogURL.path + ".1")) == nil)
     }
 }

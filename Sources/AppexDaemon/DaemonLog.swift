@@ -1,0 +1,97 @@
+import AppexLocking
+import AppexSystem
+import Foundation
+import Glibc
+
+/// appexd's log: its standard output and error, which whoever started it (the `appex`
+/// command, a host) pointed at `appexd.log` in the runtime folder.
+///
+/// appexd runs for days, and the runtime folder is often a small tmpfs the whole session
+/// shares, so the log is kept under a limit. Once past it, the file moves to `appexd.log.1`,
+/// in place of the one before, and appexd goes on in a new `appexd.log`: the two hold at
+/// most about twice the limit. A log given elsewhere (a terminal, the journal, a file of the
+/// user's choosing) is left alone. Every line of appexd's, and every extension's output
+/// (``ExtensionOutput``), goes through here, so that the size is checked as it grows.
+enum DaemonLog {
+    /// How often, in bytes written, the log's size is checked.
+    static let checkInterval = 64 * 1024
+
+    private struct Rotation {
+        var url: URL
+        var limit: Int
+        var uncheckedBytes = 0
+    }
+
+    private static let rotation = Locked<Rotation?>(nil)
+
+    /// A copy of standard error for the threads that copy extensions' output, kept on the
+    /// current file as the log moves; nil if appexd has no standard error.
+    static let extensionOutput: FileDescriptor? = {
+        let copy = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
+        return copy >= 0 ? FileDescriptor(owning: copy) : nil
+    }()
+
+    /// Keeps the log at `url` under `limit` bytes, from now on, if appexd's standard error is
+    /// that file; moves it at once if it is past the limit already.
+    static func keep(at url: URL, limit: Int) {
+        _ = extensionOutput
+        let kept = Rotation(url: url, limit: limit)
+        rotation.withLock { rotation in
+            rotation = kept
+            moveIfPastLimit(kept)
+        }
+    }
+
+    /// Writes one line of appexd's own. A line that can't be written is dropped.
+    static func write(line: String) {
+        StandardError.write(line: line)
+        wrote(line.utf8.count + 1)
+    }
+
+    /// Counts `bytes` written to the log, and moves the log on once past its limit.
+    static func wrote(_ bytes: Int) {
+        rotation.withLock { rotation in
+            guard var kept = rotation else { return }
+            kept.uncheckedBytes += bytes
+            if kept.uncheckedBytes >= checkInterval {
+                kept.uncheckedBytes = 0
+                moveIfPastLimit(kept)
+            }
+            rotation = kept
+        }
+    }
+
+    /// Moves the file to `.1` and opens a new one in its place, on standard output and error
+    /// and on ``extensionOutput``, if standard error is the file at the rotation's path and
+    /// has reached its limit.
+    private static func moveIfPastLimit(_ rotation: Rotation) {
+        var current = stat()
+        var named = stat()
+        guard fstat(STDERR_FILENO, &current) == 0, current.st_mode & S_IFMT == S_IFREG, Int(current.st_size) >= rotation.limit,
+              lstat(rotation.url.path, &named) == 0, named.st_dev == current.st_dev, named.st_ino == current.st_ino else { return }
+        let previous = rotation.url.path + ".1"
+        guard Glibc.rename(rotation.url.path, previous) == 0 else {
+            StandardError.write(line: "appexd: the log could not be moved to \(previous): \(String(cString: strerror(errno))); it goes on growing")
+            return
+        }
+        let fresh = open(rotation.url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fresh >= 0 else {
+            StandardError.write(line: "appexd: a new log could not be made at \(rotation.url.path): \(String(cString: strerror(errno))); it goes on in \(previous)")
+            return
+        }
+        defer { close(fresh) }
+        StandardError.write(line: "appexd: the log goes on in \(rotation.url.path)")
+        var output = stat()
+        if fstat(STDOUT_FILENO, &output) == 0, output.st_dev == current.st_dev, output.st_ino == current.st_ino {
+            dup2(fresh, STDOUT_FILENO)
+        }
+        dup2(fresh, STDERR_FILENO)
+        if let extensionOutput {
+            // dup2 clears close-on-exec; set again. A child launched between the two still
+            // gets only the descriptors its launch maps (ProcessLaunch closes the rest).
+            dup2(fresh, extensionOutput.rawValue)
+            _ = fcntl(extensionOutput.rawValue, F_SETFD, FD_CLOEXEC)
+        }
+        StandardError.write(line: "appexd: the log before this line is in \(previous)")
+    }
+}
