@@ -128,14 +128,7 @@ final class UserSelectedFilesTests {
     @Test func anAskForARequestWhoseRequestBegunComesLaterWaitsForItAndOneThatNeverComesIsRefused() async throws {
         let (client, file, pick, line) = try await handMadeHost()
         defer { client.close(); file.close() }
-        let first = UUID()
-        let started = try await client.begin(first, extension: FaultWorld.identifier("attempts"))
-        async let warmUp = client.request(first, on: started.sessionID, items: pick)
-        try await client.answerLoad(on: started.sessionID, with: line)
-        try await answerPick(on: client, with: [PickedFile(slot: 0, filename: "picked notes.txt", typeIdentifier: "public.plain-text")],
-                             descriptors: [file])
-        _ = try await warmUp
-        try client.daemon.send(.endRequest(RequestReference(first)))
+        let started = try await liveSession(of: client, picking: file, items: pick, line: line)
 
         let late = UUID()
         async let waited = client.request(late, on: started.sessionID, items: pick)
@@ -153,6 +146,48 @@ final class UserSelectedFilesTests {
         try await client.answerLoad(on: started.sessionID, with: line)
         #expect(Self.text(of: try await refused) == "refused: request \(never) is not running in \(FaultWorld.identifier("attempts"))")
         #expect(ContinuousClock.now - asked >= .seconds(10), "appexd waited its grace for the RequestBegun before refusing")
+    }
+
+    /// One wait at a time for each process: a second ask for a request appexd hasn't heard
+    /// of, while one waits, is refused at once, so made-up requests cost appexd one wait. The
+    /// one that waits still goes on when its `RequestBegun` comes, after the other's refusal:
+    /// so the other was refused within the first's grace, not after a grace of its own.
+    @Test func aSecondAskWhileOneWaitsForItsRequestBegunIsRefusedAtOnce() async throws {
+        let (client, file, pick, line) = try await handMadeHost()
+        defer { client.close(); file.close() }
+        let session = try await liveSession(of: client, picking: file, items: pick, line: line).sessionID
+
+        // Two requests straight on the session, with no RequestBegun: the extension asks for
+        // both at once, and either ask may reach appexd first.
+        let asks = [UUID(), UUID()]
+        try await withThrowingTaskGroup(of: (UUID, WireMessage?).self) { group in
+            for requestID in asks {
+                group.addTask { (requestID, try await client.request(requestID, on: session, items: pick)) }
+                try await client.answerLoad(on: session, with: line)
+            }
+            let (refusedID, refused) = try #require(try await group.next())
+            #expect(Self.text(of: refused) == "refused: request \(refusedID) is not running in \(FaultWorld.identifier("attempts"))")
+            let waitingID = try #require(asks.first { $0 != refusedID })
+            try client.daemon.send(.requestBegun(RequestBegun(requestID: waitingID, sessionID: session)))
+            try await answerPick(on: client, with: [PickedFile(slot: 0, filename: "picked notes.txt", typeIdentifier: "public.plain-text")],
+                                 descriptors: [file])
+            let (_, waited) = try #require(try await group.next())
+            #expect(Self.text(of: waited)?.hasPrefix("picked picked notes.txt: picked by the user") == true, "\(String(describing: waited))")
+        }
+    }
+
+    /// Begins a request through appexd and answers its load and its pick, so that the process
+    /// runs and its session is live, then ends it.
+    func liveSession(of client: RawClient, picking file: FileDescriptor, items pick: [WireItem], line: Payload) async throws -> RequestStarted {
+        let first = UUID()
+        let started = try await client.begin(first, extension: FaultWorld.identifier("attempts"))
+        async let warmUp = client.request(first, on: started.sessionID, items: pick)
+        try await client.answerLoad(on: started.sessionID, with: line)
+        try await answerPick(on: client, with: [PickedFile(slot: 0, filename: "picked notes.txt", typeIdentifier: "public.plain-text")],
+                             descriptors: [file])
+        _ = try await warmUp
+        try client.daemon.send(.endRequest(RequestReference(first)))
+        return started
     }
 
     /// Installs the entitled `attempts` extension and connects a host that speaks the protocol
