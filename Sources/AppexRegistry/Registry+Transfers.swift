@@ -159,13 +159,22 @@ extension Registry {
         }
     }
 
-    /// Acknowledges one session's events up to `sequence`: they are delivered, and go.
+    /// Acknowledges one session's events up to `sequence`: they are delivered, and go. So do
+    /// the session's ended tasks with no event left, which nothing will ask for again, but
+    /// for the session's last task, which numbers the next (a task's number is never reused
+    /// in its session). So a session's rows don't pile up over days of use.
     public func acknowledgeTransferEvents(appIdentifier: String, session: String, through sequence: Int64) throws(RegistryError) {
         try write("acknowledge session \(session)'s events", bumpsGeneration: false) { db in
             try db.execute(sql: """
-                DELETE FROM transferEvent WHERE sequence <= ? AND taskID IN
-                    (SELECT id FROM transferTask WHERE appIdentifier = ? AND sessionIdentifier = ?)
-                """, arguments: [sequence, appIdentifier, session])
+                DELETE FROM transferEvent WHERE sequence <= ?3 AND taskID IN
+                    (SELECT id FROM transferTask WHERE appIdentifier = ?1 AND sessionIdentifier = ?2)
+                """, arguments: [appIdentifier, session, sequence])
+            try db.execute(sql: """
+                DELETE FROM transferTask WHERE appIdentifier = ?1 AND sessionIdentifier = ?2
+                    AND state IN ('completed', 'failed', 'cancelled')
+                    AND NOT EXISTS (SELECT 1 FROM transferEvent WHERE transferEvent.taskID = transferTask.id)
+                    AND taskIdentifier < (SELECT MAX(taskIdentifier) FROM transferTask WHERE appIdentifier = ?1 AND sessionIdentifier = ?2)
+                """, arguments: [appIdentifier, session])
         }
     }
 

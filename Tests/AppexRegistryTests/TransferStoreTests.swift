@@ -92,6 +92,25 @@ import Testing
         #expect(try registry.transfers().isEmpty, "a session's tasks go with its app")
     }
 
+    @Test func anEndedTaskGoesOnceItsEventsAreAcknowledgedButTheSessionsLastWhichNumbersTheNext() throws {
+        let tasks = try (0..<4).map { _ in try registry.addTransfer(download()) }
+        let elsewhere = try registry.addTransfer(download("com.example.notes.other"))
+        try registry.finishTransfer(tasks[0].id, .completed, statusCode: 200)
+        try registry.finishTransfer(tasks[1].id, .failed, failure: TransferFailure(.cannotConnectToHost, "gave up after 5 attempts"))
+        try registry.finishTransfer(tasks[3].id, .cancelled, failure: .cancelled)
+        try registry.finishTransfer(elsewhere.id, .completed, statusCode: 200)
+        let events = try registry.transferEvents(appIdentifier: Self.app, session: Self.session)
+        func left() throws -> [UUID] { try registry.transfers(appIdentifier: Self.app, session: Self.session).map(\.id) }
+
+        try registry.acknowledgeTransferEvents(appIdentifier: Self.app, session: Self.session, through: events[0].sequence)
+        #expect(try left() == [tasks[1].id, tasks[2].id, tasks[3].id], "the first task's events are delivered, and it goes")
+        try registry.acknowledgeTransferEvents(appIdentifier: Self.app, session: Self.session, through: try #require(events.last).sequence)
+        #expect(try left() == [tasks[2].id, tasks[3].id], "the waiting task stays, and the ended last one, which numbers the next")
+        #expect(try registry.addTransfer(download()).taskIdentifier == 5, "a number is never used twice in a session")
+        #expect(try registry.transfers(appIdentifier: Self.app, session: "com.example.notes.other").map(\.id) == [elsewhere.id],
+                "another session's tasks wait for its own acknowledgement")
+    }
+
     @Test func tasksRunningWhenAppexdStoppedWaitAgain() throws {
         let running = try registry.addTransfer(download())
         let waiting = try registry.addTransfer(download())

@@ -115,8 +115,9 @@ enum RegistryMigrations {
         }
         migrator.registerMigration("v6: transfers") { db in
             // The background transfers appexd performs (docs/transfers.md), one row per task,
-            // kept after the task ends until its events are acknowledged. A session belongs to
-            // the containing app; its tasks go with the app.
+            // kept after the task ends until its events are acknowledged (but for a session's
+            // last, which numbers the next). A session belongs to the containing app; its tasks
+            // go with the app.
             try db.create(table: "transferTask") { table in
                 table.primaryKey("id", .text)
                 table.column("appIdentifier", .text).notNull().collate(.nocase)
