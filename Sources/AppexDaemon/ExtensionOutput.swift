@@ -56,11 +56,13 @@ struct ExtensionOutput: Sendable {
         var dropped = 0
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        /// `line` came with a newline, unless it is a piece of a longer one.
+        /// Writes `bytes` to the log, and counts them toward its move (``DaemonLog``).
         func put(_ bytes: [UInt8]) {
             try? log.write(bytes)
             DaemonLog.wrote(bytes.count)
         }
+        /// Passes `line` on, or drops it past the limit; it came with a newline, unless it is a
+        /// piece of a longer line.
         func emit(_ line: ArraySlice<UInt8>, newline: Bool = true) {
             guard dropped == 0, kept + line.count + 1 <= limit else {
                 if dropped == 0 {
