@@ -3,15 +3,16 @@ import AppexSystem
 import Foundation
 import Glibc
 
-/// appexd's log: its standard output and error, which whoever started it (the `appex`
-/// command, a host) pointed at `appexd.log` in the runtime folder.
+/// appexd's log: its standard error, which whoever started it (the `appex` command, a host)
+/// pointed at `appexd.log` in the runtime folder. Every line of appexd's, and every
+/// extension's output (``ExtensionOutput``), is written here, one write at a time.
 ///
 /// appexd runs for days, and the runtime folder is often a small tmpfs the whole session
-/// shares, so the log is kept under a limit. Once past it, the file moves to `appexd.log.1`,
-/// in place of the one before, and appexd goes on in a new `appexd.log`: the two hold at
-/// most about twice the limit. A log given elsewhere (a terminal, the journal, a file of the
-/// user's choosing) is left alone. Every line of appexd's, and every extension's output
-/// (``ExtensionOutput``), goes through here, so that the size is checked as it grows.
+/// shares, so the log is kept under a limit. Its size is checked every ``checkInterval``
+/// bytes written; once past the limit, the file moves to `appexd.log.1`, in place of the one
+/// before, and appexd goes on in a new `appexd.log`: the two hold at most about twice the
+/// limit. A log given elsewhere (a terminal, the journal, a file of the user's choosing) is
+/// left alone.
 enum DaemonLog {
     /// How often, in bytes written, the log's size is checked.
     static let checkInterval = 64 * 1024
@@ -22,19 +23,13 @@ enum DaemonLog {
         var uncheckedBytes = 0
     }
 
+    /// The rotation, once ``keep(at:limit:)`` has set it. Each write holds the lock, so none
+    /// lands between the move's last line in the old file and its first in the new.
     private static let rotation = Locked<Rotation?>(nil)
 
-    /// A copy of standard error for the threads that copy extensions' output, kept on the
-    /// current file as the log moves; nil if appexd has no standard error.
-    static let extensionOutput: FileDescriptor? = {
-        let copy = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
-        return copy >= 0 ? FileDescriptor(owning: copy) : nil
-    }()
-
-    /// Keeps the log at `url` under `limit` bytes, from now on, if appexd's standard error is
+    /// Keeps the log at `url` under `limit` bytes from now on, if appexd's standard error is
     /// that file; moves it at once if it is past the limit already.
     static func keep(at url: URL, limit: Int) {
-        _ = extensionOutput
         let kept = Rotation(url: url, limit: limit)
         rotation.withLock { rotation in
             rotation = kept
@@ -44,15 +39,16 @@ enum DaemonLog {
 
     /// Writes one line of appexd's own. A line that can't be written is dropped.
     static func write(line: String) {
-        StandardError.write(line: line)
-        wrote(line.utf8.count + 1)
+        append(Array(line.utf8) + [UInt8(ascii: "\n")])
     }
 
-    /// Counts `bytes` written to the log, and moves the log on once past its limit.
-    static func wrote(_ bytes: Int) {
+    /// Writes `bytes` in one write where the kernel takes them whole, and moves the log on
+    /// once past its limit.
+    static func append(_ bytes: [UInt8]) {
         rotation.withLock { rotation in
+            StandardError.write(bytes)
             guard var kept = rotation else { return }
-            kept.uncheckedBytes += bytes
+            kept.uncheckedBytes += bytes.count
             if kept.uncheckedBytes >= checkInterval {
                 kept.uncheckedBytes = 0
                 moveIfPastLimit(kept)
@@ -61,9 +57,8 @@ enum DaemonLog {
         }
     }
 
-    /// Moves the file to `.1` and opens a new one in its place, on standard output and error
-    /// and on ``extensionOutput``, if standard error is the file at the rotation's path and
-    /// has reached its limit.
+    /// Moves the file to `.1` and opens a new one in its place, on standard output and error,
+    /// if standard error is the file at the rotation's path and has reached its limit.
     private static func moveIfPastLimit(_ rotation: Rotation) {
         var current = stat()
         var named = stat()
@@ -86,12 +81,6 @@ enum DaemonLog {
             dup2(fresh, STDOUT_FILENO)
         }
         dup2(fresh, STDERR_FILENO)
-        if let extensionOutput {
-            // dup2 clears close-on-exec; set again. A child launched between the two still
-            // gets only the descriptors its launch maps (ProcessLaunch closes the rest).
-            dup2(fresh, extensionOutput.rawValue)
-            _ = fcntl(extensionOutput.rawValue, F_SETFD, FD_CLOEXEC)
-        }
         StandardError.write(line: "appexd: the log before this line is in \(previous)")
     }
 }

@@ -28,12 +28,12 @@ struct ExtensionOutput: Sendable {
         (reading, writing) = try FileDescriptor.pipe()
     }
 
-    /// Copies the extension's lines to `log`, each after `label` and a colon, on a thread of
-    /// its own, until every process holding the writing end has closed it; then closes the
-    /// reading end.
-    func forward(to log: FileDescriptor, as label: String) {
+    /// Copies the extension's lines to appexd's log, each after `label` and a colon, on a
+    /// thread of its own, until every process holding the writing end has closed it; then
+    /// closes the reading end.
+    func forward(as label: String) {
         let thread = Thread { [reading] in
-            Self.copyLines(from: reading, to: log, label: label)
+            Self.copyLines(from: reading, label: label)
             reading.close()
         }
         thread.name = "appex-output-\(label)"
@@ -47,33 +47,28 @@ struct ExtensionOutput: Sendable {
         writing.close()
     }
 
-    /// Copies the lines of `input` to `log`, each after `label` and a colon, until the end
-    /// of `input`; keeps at most `limit` bytes of them, and says so in appexd's own lines if
-    /// it dropped any.
-    static func copyLines(from input: FileDescriptor, to log: FileDescriptor, label: String, limit: Int = byteLimit) {
+    /// Copies the lines of `input` to appexd's log (``DaemonLog``), each after `label` and a
+    /// colon, until the end of `input`; keeps at most `limit` bytes of them, and says so in
+    /// appexd's own lines if it dropped any.
+    static func copyLines(from input: FileDescriptor, label: String, limit: Int = byteLimit) {
         let prefix = Array("\(label): ".utf8)
         var kept = 0
         var dropped = 0
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        /// Writes `bytes` to the log, and counts them toward its move (``DaemonLog``).
-        func put(_ bytes: [UInt8]) {
-            try? log.write(bytes)
-            DaemonLog.wrote(bytes.count)
-        }
         /// Passes `line` on, or drops it past the limit; it came with a newline, unless it is a
         /// piece of a longer line.
         func emit(_ line: ArraySlice<UInt8>, newline: Bool = true) {
             guard dropped == 0, kept + line.count + 1 <= limit else {
                 if dropped == 0 {
-                    put(Array("appexd: \(label) wrote more than the \(limit) bytes of output the log keeps of one process; the rest is read and dropped\n".utf8))
+                    DaemonLog.write(line: "appexd: \(label) wrote more than the \(limit) bytes of output the log keeps of one process; the rest is read and dropped")
                 }
                 dropped += line.count + (newline ? 1 : 0)
                 return
             }
             kept += line.count + 1
             // One write per line, so lines of extensions writing at once don't interleave.
-            put(prefix + line + [UInt8(ascii: "\n")])
+            DaemonLog.append(prefix + line + [UInt8(ascii: "\n")])
         }
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(input.rawValue, $0.baseAddress, $0.count) }
@@ -93,7 +88,7 @@ struct ExtensionOutput: Sendable {
         }
         if !pending.isEmpty { emit(pending[...], newline: false) }
         if dropped > 0 {
-            put(Array("appexd: \(label) has closed its output; \(dropped) bytes of it were dropped\n".utf8))
+            DaemonLog.write(line: "appexd: \(label) has closed its output; \(dropped) bytes of it were dropped")
         }
     }
 }

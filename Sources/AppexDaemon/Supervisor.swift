@@ -91,20 +91,20 @@ final class Supervisor: Sendable {
         let policy = configuration.policy(for: point)
         let (hostEnd, extensionSession) = try socketPair()
         let (daemonEnd, extensionControl) = try socketPair()
-        let output = try DaemonLog.extensionOutput.map { _ throws(ErrorInfo) in try outputPipe() }
+        let output = try outputPipe()
         let process: ProcessDescriptor
         do {
             let launch = try ExtensionLaunch.make(installed, policy: policy, home: configuration.home, sandbox: configuration.sandbox,
-                                                  control: extensionControl, session: extensionSession, output: output?.writing)
+                                                  control: extensionControl, session: extensionSession, output: output.writing)
             process = try launch.spawn()
         } catch {
-            output?.close()
+            output.close()
             throw ExtensionLaunch.failure(installed, error)
         }
         extensionControl.close()
         extensionSession.close()
-        output?.writing.close()
-        if let output, let log = DaemonLog.extensionOutput { output.forward(to: log, as: "\(installed.identifier)[\(process.processID)]") }
+        output.writing.close()
+        output.forward(as: "\(installed.identifier)[\(process.processID)]")
         let missing = configuration.sandbox.missingLayers
         if configuration.sandbox.isOff {
             DaemonLog.write(line: "appexd: \(Sandbox.offSetting.name)=\(Sandbox.offSetting.value): \(installed.identifier) runs with no sandbox at all")
