@@ -30,7 +30,8 @@ public struct DaemonConfiguration: Sendable {
     public var sandbox: Sandbox
     /// What appexd allows its clients' connections.
     public var clientLimits: ClientLimits
-    /// The size, in bytes, past which appexd's log moves to `appexd.log.1` (``DaemonLog``).
+    /// The size, in bytes, past which appexd's log moves to `appexd.log.1` (``DaemonLog``), and
+    /// appex-transfers' to `transfers.log.1` when appexd next starts it.
     public var logLimit: Int
 
     public init(home: AppexHome, terminationGrace: Duration = .seconds(1), idleSessionCloseDeadline: Duration = .seconds(10),

@@ -57,6 +57,17 @@ enum DaemonLog {
         }
     }
 
+    /// Moves the file at `url` to `url.1`, in place of the one before, if it holds `limit`
+    /// bytes or more: for another program's log, such as appex-transfers', which appexd opens
+    /// anew at each of its starts.
+    static func moveAside(_ url: URL, ifPast limit: Int) {
+        var status = stat()
+        guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) >= limit else { return }
+        if Glibc.rename(url.path, url.path + ".1") != 0 {
+            write(line: "appexd: \(url.path) could not be moved to \(url.path).1: \(String(cString: strerror(errno))); it goes on growing")
+        }
+    }
+
     /// Moves the file to `.1` and opens a new one in its place, on standard output and error,
     /// if standard error is the file at the rotation's path and has reached its limit.
     private static func moveIfPastLimit(_ rotation: Rotation) {

@@ -37,7 +37,7 @@ final class Supervisor: Sendable {
         self.configuration = configuration
         self.registry = registry
         transferSessions = TransferSessions(home: configuration.home, registry: registry,
-                                            transfers: TransfersProcess(home: configuration.home, registry: registry))
+                                            transfers: TransfersProcess(home: configuration.home, registry: registry, logLimit: configuration.logLimit))
     }
 
     func nextID() -> UInt64 {

@@ -10,6 +10,9 @@ import Foundation
 struct TransfersProcess: Sendable {
     let home: AppexHome
     let registry: Registry
+    /// The size past which the process's log, `transfers.log`, moves to `transfers.log.1`
+    /// when a process starts (appexd's own log's limit).
+    let logLimit: Int
 
     /// Tells the running process to look at the registry again (a task was added or ended),
     /// or starts one if none runs.
@@ -41,6 +44,7 @@ struct TransfersProcess: Sendable {
             return report("\(program.notFound.message), so transfers wait. \(program.notFound.suggestion)")
         }
         do {
+            DaemonLog.moveAside(home.transfersLogURL, ifPast: logLimit)
             let log = try FileDescriptor.open(home.transfersLogURL.path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
             var environment = ProcessInfo.processInfo.environment
             if !home.isSameLocation(as: .current) { environment.merge(home.selectingEnvironment) { $1 } }

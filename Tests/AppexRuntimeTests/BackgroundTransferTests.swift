@@ -95,6 +95,22 @@ import Testing
         #expect(events.map(\.kind) == [.completed], "the end is recorded once")
     }
 
+    /// The transfers' process writes its log, `transfers.log`, for as long as it runs; appexd
+    /// opens it anew at each start, and first moves a log past appexd's limit to
+    /// `transfers.log.1`, so days of transfers don't fill the runtime folder.
+    @Test func aTransfersLogPastTheLimitMovesAsideWhenTheProcessStarts() async throws {
+        try world.test.home.prepareRuntimeDirectory()
+        let log = world.test.home.transfersLogURL
+        let old = Data(repeating: UInt8(ascii: "x"), count: 20 * 1024) + Data("\n".utf8)
+        try old.write(to: log)
+        let task = try registry.addTransfer(transfer(.download, "/bytes/1000"))
+        try await world.startDaemon(Self.daemonSettings.merging(["APPEX_LOG_LIMIT_KB": "16"]) { $1 })
+        let ended = try await waitUntilEnded(task)
+        #expect(ended.state == .completed, "\(ended)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log.path + ".1")) == old, "the old log moved aside whole")
+        #expect(!((try? Data(contentsOf: log)) ?? Data()).contains(UInt8(ascii: "x")), "the process started a new log")
+    }
+
     // MARK: Helpers
 
     func transfer(_ kind: TransferTask.Kind, _ path: String) -> TransferTask {
