@@ -63,9 +63,18 @@ enum DaemonLog {
     static func moveAside(_ url: URL, ifPast limit: Int) {
         var status = stat()
         guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) >= limit else { return }
-        if Glibc.rename(url.path, url.path + ".1") != 0 {
-            write(line: "appexd: \(url.path) could not be moved to \(url.path).1: \(String(cString: strerror(errno))); it goes on growing")
+        _ = moveToPrevious(url)
+    }
+
+    /// Renames `url` to `url.1`, in place of the one before, and returns the new path; or says
+    /// why not, straight on standard error (the lock may be held), and returns nil.
+    private static func moveToPrevious(_ url: URL) -> String? {
+        let previous = url.path + ".1"
+        guard Glibc.rename(url.path, previous) == 0 else {
+            StandardError.write(line: "appexd: \(url.path) could not be moved to \(previous): \(String(cString: strerror(errno))); it goes on growing")
+            return nil
         }
+        return previous
     }
 
     /// Moves the file to `.1` and opens a new one in its place, on standard output and error,
@@ -75,11 +84,7 @@ enum DaemonLog {
         var named = stat()
         guard fstat(STDERR_FILENO, &current) == 0, current.st_mode & S_IFMT == S_IFREG, Int(current.st_size) >= rotation.limit,
               lstat(rotation.url.path, &named) == 0, named.st_dev == current.st_dev, named.st_ino == current.st_ino else { return }
-        let previous = rotation.url.path + ".1"
-        guard Glibc.rename(rotation.url.path, previous) == 0 else {
-            StandardError.write(line: "appexd: the log could not be moved to \(previous): \(String(cString: strerror(errno))); it goes on growing")
-            return
-        }
+        guard let previous = moveToPrevious(rotation.url) else { return }
         let fresh = open(rotation.url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fresh >= 0 else {
             StandardError.write(line: "appexd: a new log could not be made at \(rotation.url.path): \(String(cString: strerror(errno))); it goes on in \(previous)")
