@@ -120,8 +120,8 @@ import Testing
 
     @Test func aServerThatIsGoneFailsTheTaskWithApplesCodeAfterItsAttempts() async throws {
         let app = try installApp()
-        let gone = try await LoopbackHTTPServer.start()
-        await gone.stop()
+        let gone = try RefusingPort()
+        defer { gone.close() }
         let made = try await run(app, ["transfer-download", Self.session, Self.group, gone.url("/bytes/10").absoluteString, "wait"])
         #expect(events(in: made) == ["created 1", "event completed 1 failed -1004 0"], "\(made.standardError)")
         let task = try #require(try Registry(home: world.test.home).transfers(session: Self.session).first)

@@ -159,11 +159,12 @@ import Testing
     }
 
     @Test func anUnreachableServerIsRetriedThenGivenUpOn() async throws {
-        await server.stop()
-        let task = try registry.addTransfer(download("/bytes/1000"))
+        let gone = try RefusingPort()
+        defer { gone.close() }
+        let task = try registry.addTransfer(SampleTransfers.download(gone.url("/bytes/1000"), into: test.home.groupsDirectory))
         let ended = try await runUntilEnded(task, policy: TransferPolicy(maximumAttempts: 2, firstRetryDelay: .milliseconds(50)))
         #expect(ended.state == .failed && ended.attempts == 2)
-        #expect(ended.error == "gave up after 2 attempts: 127.0.0.1:\(server.port) refused the connection")
+        #expect(ended.error == "gave up after 2 attempts: 127.0.0.1:\(gone.port) refused the connection")
         #expect(ended.errorCode == .cannotConnectToHost, "the last attempt's code is the task's")
     }
 
