@@ -108,8 +108,7 @@ final class TransferSessions: Sendable {
                                recovery: "Add \(Entitlements.Key.networkClient) to the extension's Entitlements.plist, set to true.")
         }
         let key = Key(app: bundle.appIdentifier, session: session)
-        let tasks = try read { () throws(RegistryError) in try registry.transfers(appIdentifier: key.app, session: session) }
-        let events = try read { () throws(RegistryError) in try registry.transferEvents(appIdentifier: key.app, session: session) }
+        let (tasks, events) = try read { () throws(RegistryError) in try registry.transferSession(appIdentifier: key.app, session: session) }
         let holder = attachments.withLock { attachments -> Caller? in
             if let other = attachments[key], other.caller.id != caller.id { return other.caller }
             attachments[key] = Attachment(caller: caller, bundle: bundle, group: attach.groupIdentifier,
@@ -133,8 +132,7 @@ final class TransferSessions: Sendable {
     /// last told. appexd calls it every poll interval while any process is attached.
     func poll() {
         for (key, attachment) in attachments.withLock({ $0 }) where attachment.answered {
-            guard let tasks = try? registry.transfers(appIdentifier: key.app, session: key.session),
-                  let events = try? registry.transferEvents(appIdentifier: key.app, session: key.session) else { continue }
+            guard let (tasks, events) = try? registry.transferSession(appIdentifier: key.app, session: key.session) else { continue }
             let changed = tasks.map { ($0.id, TransferTaskInfo($0)) }.filter { attachment.told[$0.0] != $0.1 }
             let fresh = events.filter { $0.sequence > attachment.lastEvent }
             guard !changed.isEmpty || !fresh.isEmpty else { continue }

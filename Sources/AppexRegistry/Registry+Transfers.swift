@@ -39,12 +39,23 @@ extension Registry {
 
     /// The tasks of every session, or of one app's, or of one session, oldest first.
     public func transfers(appIdentifier: String? = nil, session: String? = nil) throws(RegistryError) -> [TransferTask] {
-        try read("read the transfers") { db in
-            try Row.fetchAll(db, sql: """
-                SELECT * FROM transferTask WHERE (?1 IS NULL OR appIdentifier = ?1) AND (?2 IS NULL OR sessionIdentifier = ?2)
-                ORDER BY createdAt, taskIdentifier
-                """, arguments: [appIdentifier, session]).map(Self.transferTask)
+        try read("read the transfers") { db in try Self.transfers(db, appIdentifier: appIdentifier, session: session) }
+    }
+
+    /// One session's tasks and its events not yet acknowledged, read at one moment: an event
+    /// comes with its task as the event left it (a `completed` event with its task ended),
+    /// which two reads, with a task ending between them, would not give.
+    public func transferSession(appIdentifier: String, session: String) throws(RegistryError) -> (tasks: [TransferTask], events: [TransferEvent]) {
+        try read("read session \(session)") { db in
+            (try Self.transfers(db, appIdentifier: appIdentifier, session: session), try Self.transferEvents(db, appIdentifier: appIdentifier, session: session))
         }
+    }
+
+    private static func transfers(_ db: Database, appIdentifier: String?, session: String?) throws -> [TransferTask] {
+        try Row.fetchAll(db, sql: """
+            SELECT * FROM transferTask WHERE (?1 IS NULL OR appIdentifier = ?1) AND (?2 IS NULL OR sessionIdentifier = ?2)
+            ORDER BY createdAt, taskIdentifier
+            """, arguments: [appIdentifier, session]).map(Self.transferTask)
     }
 
     /// The waiting tasks that may start at `now`, oldest first, and when the next of the
@@ -134,17 +145,19 @@ extension Registry {
 
     /// The events not yet acknowledged of one session, in order.
     public func transferEvents(appIdentifier: String, session: String) throws(RegistryError) -> [TransferEvent] {
-        try read("read session \(session)'s events") { db in
-            try Row.fetchAll(db, sql: """
-                SELECT e.* FROM transferEvent e JOIN transferTask t ON t.id = e.taskID
-                WHERE t.appIdentifier = ? AND t.sessionIdentifier = ? ORDER BY e.sequence
-                """, arguments: [appIdentifier, session]).map { row in
-                guard let taskID = UUID(uuidString: row["taskID"]), let kind = TransferEvent.Kind(rawValue: row["kind"]) else {
-                    throw DatabaseError(message: "transfer event \(row["sequence"] ?? "?") is damaged: task \(row["taskID"] ?? "?"), kind \(row["kind"] ?? "?")")
-                }
-                return TransferEvent(sequence: row["sequence"], taskID: taskID, kind: kind,
-                                     location: (row["location"] as String?).map { URL(fileURLWithPath: $0) }, createdAt: row["createdAt"])
+        try read("read session \(session)'s events") { db in try Self.transferEvents(db, appIdentifier: appIdentifier, session: session) }
+    }
+
+    private static func transferEvents(_ db: Database, appIdentifier: String, session: String) throws -> [TransferEvent] {
+        try Row.fetchAll(db, sql: """
+            SELECT e.* FROM transferEvent e JOIN transferTask t ON t.id = e.taskID
+            WHERE t.appIdentifier = ? AND t.sessionIdentifier = ? ORDER BY e.sequence
+            """, arguments: [appIdentifier, session]).map { row in
+            guard let taskID = UUID(uuidString: row["taskID"]), let kind = TransferEvent.Kind(rawValue: row["kind"]) else {
+                throw DatabaseError(message: "transfer event \(row["sequence"] ?? "?") is damaged: task \(row["taskID"] ?? "?"), kind \(row["kind"] ?? "?")")
             }
+            return TransferEvent(sequence: row["sequence"], taskID: taskID, kind: kind,
+                                 location: (row["location"] as String?).map { URL(fileURLWithPath: $0) }, createdAt: row["createdAt"])
         }
     }
 

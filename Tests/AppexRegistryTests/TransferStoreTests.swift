@@ -111,6 +111,48 @@ import Testing
                 "another session's tasks wait for its own acknowledgement")
     }
 
+    /// appexd tells an attached process of each event with its task; a task that ended between
+    /// reading the tasks and reading the events came with a `completed` event and its state
+    /// still `waiting`, and the app heard of a task that completed without an answer.
+    @Test func aSessionIsReadAtOneMomentWhileItsTasksEndInAnotherProcess() async throws {
+        let registry = registry
+        let firstRead = AsyncStream.makeStream(of: Void.self)
+        let reading = Task.detached { [continuation = firstRead.continuation] in
+            try TransferStoreTests.readUntilEnded(200, in: registry, reporting: continuation)
+        }
+        defer { reading.cancel() }
+        for await _ in firstRead.stream { break }
+        // Another Registry on the same database, as appex-transfers has.
+        let transfers = try Registry(home: test.home)
+        for _ in 0..<200 {
+            let task = try transfers.addTransfer(download())
+            try transfers.finishTransfer(task.id, .failed, failure: TransferFailure(.cannotConnectToHost, "gave up after 5 attempts"))
+        }
+        let (reads, mismatches) = try await reading.value
+        #expect(mismatches.isEmpty, "in \(reads) reads")
+        #expect(reads > 1, "the session was read while its tasks ended")
+    }
+
+    /// Reads the session over and over until `count` of its tasks have ended; returns how
+    /// many reads it took, and each `completed` event that came without its task ended.
+    private static func readUntilEnded(_ count: Int, in registry: Registry,
+                                       reporting read: AsyncStream<Void>.Continuation) throws -> (reads: Int, mismatches: [String]) {
+        var reads = 0
+        var mismatches: [String] = []
+        var ended = 0
+        while ended < count, mismatches.isEmpty, !Task.isCancelled {
+            let session = try registry.transferSession(appIdentifier: app, session: session)
+            let byID = Dictionary(uniqueKeysWithValues: session.tasks.map { ($0.id, $0) })
+            for event in session.events where event.kind == .completed && byID[event.taskID]?.state != .failed {
+                mismatches.append("event \(event.sequence) came with its task \(byID[event.taskID].map { "\($0.state)" } ?? "missing")")
+            }
+            ended = session.events.count
+            reads += 1
+            read.yield()
+        }
+        return (reads, mismatches)
+    }
+
     @Test func tasksRunningWhenAppexdStoppedWaitAgain() throws {
         let running = try registry.addTransfer(download())
         let waiting = try registry.addTransfer(download())
