@@ -85,7 +85,7 @@ var package = Package(
             dependencies: ["AppexLocking"],
             resources: [.copy("Types/SystemTypes.plist")]
         ),
-        .target(name: "AppexBundles", dependencies: ["AppexCore"]),
+        .target(name: "AppexBundles", dependencies: ["AppexCore", "AppexSystem"]),
         .target(name: "AppexWire", dependencies: ["AppexCore"]),
         .target(name: "CAppexLocking"),
         .target(name: "AppexLocking", dependencies: ["CAppexLocking"]),
@@ -129,7 +129,7 @@ var package = Package(
         .target(name: "AppexItems", dependencies: ["AppexLocking", "AppexCore", "AppexSystem"]),
         .target(
             name: "AppexRegistry",
-            dependencies: ["AppexLocking", "AppexCore", "AppexBundles", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AppexLocking", "AppexCore", "AppexBundles", "AppexSystem", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "AppexSamples",
@@ -159,7 +159,7 @@ var package = Package(
         // What must hold for each parser that faces untrusted input, whatever bytes it is
         // given: libFuzzer drives it from Fuzz/, and AppexFuzzingTests replays the seeds.
         .target(name: "AppexFuzzing", dependencies: ["AppexBundles", "AppexCore", "AppexToday", "AppexWire"]),
-        .target(name: "AppexTesting", dependencies: ["AppexLocking", "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples"]),
+        .target(name: "AppexTesting", dependencies: ["AppexLocking", "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexSystem"]),
         .executableTarget(
             name: "appex",
             dependencies: [
@@ -176,7 +176,7 @@ var package = Package(
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexLocking", "AppexSystem", "CAppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexLocking", "AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
-        .testTarget(name: "AppexRegistryTests", dependencies: ["AppexCore", "AppexRegistry", "AppexTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AppexRegistryTests", dependencies: ["AppexBundles", "AppexCore", "AppexRegistry", "AppexTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexLocking", "AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
         .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexCore", "AppexRegistry", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
                                                                     .product(name: "Crypto", package: "swift-crypto"),

@@ -1,3 +1,4 @@
+import AppexSystem
 import Foundation
 
 /// Code only a containing app may link, found in an executable as Apple's linker finds an
@@ -10,9 +11,12 @@ enum AppOnlyCode {
     /// The modules whose API an app extension may not use.
     static let modules = ["AppexApplication"]
 
-    /// The app-only modules the executable at `path` links; empty if it can't be read.
-    static func modules(linkedInto path: String) -> [String] {
-        guard let contents = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return [] }
+    /// The app-only modules the executable at `relative` in `bundle` links, reached through
+    /// links that stay inside the bundle; empty if it can't be read.
+    static func modules(linkedInto relative: String, in bundle: URL) -> [String] {
+        guard let file = try? ConfinedFolder(trusted: bundle.path).openRegularFile(relative, followingLinks: true) else { return [] }
+        defer { file.close() }
+        guard let contents = try? file.mapContents() else { return [] }
         return modules.filter { module in
             [module, "lib\(module).so"].contains { contains(contents, [0] + Array($0.utf8) + [0]) }
         }

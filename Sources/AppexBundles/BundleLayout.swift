@@ -20,6 +20,21 @@ public enum BundleLayout {
     public static let maximumFileCount = 20_000
     /// The deepest folder nesting one bundle may have.
     public static let maximumDepth = 32
+    /// The most bytes of files one bundle may hold: an install copies them all, so a sparse
+    /// file of terabytes would otherwise fill the disk.
+    public static let maximumSize: Int64 = 8 << 30
+
+    /// Whether `path` (relative to the app) is a folder an extension's sandbox grants by its
+    /// path: `Frameworks`, `PlugIns` and each extension in it. These must be real folders,
+    /// since the launcher follows no link there.
+    static func isGrantedFolder(_ path: String) -> Bool {
+        let components = path.split(separator: "/")
+        switch components.count {
+        case 1: return components[0] == Substring(frameworks) || components[0] == Substring(plugIns)
+        case 2: return components[0] == Substring(plugIns) && components[1].hasSuffix(extensionSuffix)
+        default: return false
+        }
+    }
 
     /// Whether a file name looks like a shared library: `libX.so` or `libX.so.1.2`.
     static func isSharedLibraryName(_ name: String) -> Bool {

@@ -1,5 +1,7 @@
 import AppexCore
+import AppexSystem
 public import Foundation
+import Glibc
 
 /// Reads a containing app and its extensions from disk, and checks each bundle on its own:
 /// its Info.plist, entitlements, localisations, executable and files.
@@ -9,9 +11,13 @@ public struct BundleReader: Sendable {
     public init() {}
 
     /// Reads the `.app` folder at `url`. Never throws: every problem becomes a diagnostic.
+    ///
+    /// The path is the caller's, so a link there, such as a build folder's, is followed once,
+    /// here; the folder it leads to is what is read. Inside the bundle, nothing is read through
+    /// a link that leads out of it (``BundleTree``).
     public func read(appAt url: URL) -> BundleInspection {
-        let root = url.standardizedFileURL
-        let name = root.lastPathComponent
+        let name = url.standardizedFileURL.lastPathComponent
+        let root = url.standardizedFileURL.resolvingSymlinksInPath()
         var diagnostics: [Diagnostic] = []
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -34,12 +40,12 @@ public struct BundleReader: Sendable {
         }
         let tree = BundleTree(root: root, displayRoot: name)
         diagnostics += tree.diagnostics
-        let app = readBundle(at: root, display: name, role: .application, tree: tree, diagnostics: &diagnostics)
+        let app = readBundle(at: "", display: name, role: .application, tree: tree, diagnostics: &diagnostics)
         var extensions: [ExtensionBundle] = []
         for entry in tree.entries where entry.kind == .directory && isPlugIn(entry.path) {
             let display = name + "/" + entry.path
             let url = root.appendingPathComponent(entry.path)
-            if let plugIn = readBundle(at: url, display: display, role: .appExtension, tree: tree, diagnostics: &diagnostics),
+            if let plugIn = readBundle(at: entry.path, display: display, role: .appExtension, tree: tree, diagnostics: &diagnostics),
                 let manifest = plugIn.info.extensionManifest
             {
                 extensions.append(ExtensionBundle(
@@ -80,21 +86,22 @@ public struct BundleReader: Sendable {
         var localizedStrings: [String: [String: String]]
     }
 
+    /// Reads the bundle at `relative` in the app (`""` for the app itself).
     private func readBundle(
-        at url: URL, display: String, role: BundleInfo.Role, tree: BundleTree, diagnostics: inout [Diagnostic]
+        at relative: String, display: String, role: BundleInfo.Role, tree: BundleTree, diagnostics: inout [Diagnostic]
     ) -> Parts? {
+        func inside(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
         let infoFile = display + "/" + BundleLayout.infoPlist
-        guard let plist = readPropertyList(url.appendingPathComponent(BundleLayout.infoPlist), display: infoFile, required: true, diagnostics: &diagnostics),
+        guard let plist = readPropertyList(inside(BundleLayout.infoPlist), in: tree, display: infoFile, required: true, diagnostics: &diagnostics),
             let info = BundleInfo.read(plist, role: role, file: infoFile, diagnostics: &diagnostics)
         else { return nil }
         let entitlementsFile = display + "/" + BundleLayout.entitlementsPlist
         let entitlements = readPropertyList(
-            url.appendingPathComponent(BundleLayout.entitlementsPlist), display: entitlementsFile, required: false, diagnostics: &diagnostics
+            inside(BundleLayout.entitlementsPlist), in: tree, display: entitlementsFile, required: false, diagnostics: &diagnostics
         ).map { Entitlements.read($0, file: entitlementsFile, diagnostics: &diagnostics) } ?? .none
-        checkExecutable(info.executable, in: url, display: display, role: role, diagnostics: &diagnostics)
+        checkExecutable(info.executable, at: inside(info.executable), in: tree, display: display, role: role, diagnostics: &diagnostics)
         if role == .appExtension {
-            for folder in [BundleLayout.plugIns, BundleLayout.frameworks]
-            where FileManager.default.fileExists(atPath: url.appendingPathComponent(folder).path) {
+            for folder in [BundleLayout.plugIns, BundleLayout.frameworks] where tree.kind(of: inside(folder)) != nil {
                 diagnostics.append(Diagnostic(
                     .error, folder == BundleLayout.plugIns ? "nested-extension" : "frameworks-in-extension",
                     file: display + "/" + folder, "is inside an extension, which may hold neither extensions nor frameworks",
@@ -102,50 +109,42 @@ public struct BundleReader: Sendable {
                 ))
             }
         }
-        return Parts(
-            info: info, entitlements: entitlements,
-            localizedStrings: readLocalizations(in: url, display: display, diagnostics: &diagnostics)
-        )
+        var strings: [Diagnostic] = []
+        let tables = Self.localizations(in: tree.folder, at: relative, display: display, diagnostics: &strings)
+        diagnostics += strings
+        return Parts(info: info, entitlements: entitlements, localizedStrings: tables)
     }
 
-    private func readPropertyList(_ url: URL, display: String, required: Bool, diagnostics: inout [Diagnostic]) -> PropertyListValue? {
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    private func readPropertyList(
+        _ relative: String, in tree: BundleTree, display: String, required: Bool, diagnostics: inout [Diagnostic]
+    ) -> PropertyListValue? {
+        guard tree.kind(of: relative) != nil else {
             if required {
                 diagnostics.append(Diagnostic(.error, "missing-file", file: display, "is missing", hint: "every bundle needs an Info.plist"))
             }
             return nil
         }
         do {
-            guard !isDirectory.boolValue else {
-                throw PropertyListError(.malformed, "is a folder, not a file")
-            }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= PropertyListValue.maximumEncodedSize else {
-                throw PropertyListError(.tooLarge, "is \(size) bytes, over the \(PropertyListValue.maximumEncodedSize)-byte limit")
-            }
-            return try PropertyListValue(decoding: Data(contentsOf: url))
+            guard let folder = tree.folder else { throw SystemError("read", subject: display, errno: ENOENT) }
+            return try PropertyListValue(decoding: Self.propertyListData(relative, in: folder))
         } catch let error as PropertyListError {
             diagnostics.append(Diagnostic(
                 .error, error.code == .tooLarge ? "file-too-large" : "malformed-plist", file: display, error.reason,
                 hint: error.code == .tooLarge ? "a property list this large is not accepted" : "fix the syntax; `plutil -lint` shows where"
             ))
         } catch {
-            diagnostics.append(Diagnostic(.error, "unreadable", file: display, "can't be read: \(error.localizedDescription)"))
+            diagnostics.append(Diagnostic(.error, "unreadable", file: display, "can't be read: \(error)"))
         }
         return nil
     }
 
     private func checkExecutable(
-        _ name: String, in url: URL, display: String, role: BundleInfo.Role, diagnostics: inout [Diagnostic]
+        _ name: String, at relative: String, in tree: BundleTree, display: String, role: BundleInfo.Role, diagnostics: inout [Diagnostic]
     ) {
         guard !name.isEmpty, !name.contains("/") else { return }
         let file = display + "/" + name
-        let path = url.appendingPathComponent(name).path
         let what = role == .application ? "the app's executable" : "the extension's executable"
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let kind = tree.kind(of: relative) else {
             diagnostics.append(Diagnostic(
                 .error, role == .application ? "app-without-executable" : "missing-executable", file: file,
                 "is missing; it is \(what), named by CFBundleExecutable",
@@ -155,15 +154,20 @@ public struct BundleReader: Sendable {
             ))
             return
         }
-        guard !isDirectory.boolValue else {
+        guard kind != .folder else {
             diagnostics.append(Diagnostic(.error, "executable-is-directory", file: file, "is a folder, but it must be \(what)"))
             return
         }
-        guard FileManager.default.isExecutableFile(atPath: path) else {
+        guard kind == .file, let opened = try? tree.folder?.openRegularFile(relative, followingLinks: true) else {
+            diagnostics.append(Diagnostic(.error, "not-a-program", file: file, "is a device, socket or pipe, but it must be \(what)"))
+            return
+        }
+        defer { opened.close() }
+        guard let permissions = try? opened.permissions(), permissions & 0o111 != 0 else {
             diagnostics.append(Diagnostic(.error, "not-executable", file: file, "is not executable", hint: "chmod +x it"))
             return
         }
-        let magic = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4)) ?? Data()
+        let magic = Data((try? opened.read(upTo: 4, at: 0)) ?? [])
         if magic != Data([0x7F, 0x45, 0x4C, 0x46]), magic.prefix(2) != Data("#!".utf8) {
             diagnostics.append(Diagnostic(
                 .error, "not-a-program", file: file, "is neither an ELF executable nor a script",
@@ -172,34 +176,52 @@ public struct BundleReader: Sendable {
         }
     }
 
+    /// The file at `relative` in `folder`, read through links that stay inside it, if it is a
+    /// regular file within the property-list size limit; else a ``PropertyListError`` that
+    /// says what it is, or the error of the file system.
+    private static func propertyListData(_ relative: String, in folder: ConfinedFolder) throws -> Data {
+        do {
+            return try folder.readFile(relative, limit: PropertyListValue.maximumEncodedSize, followingLinks: true)
+        } catch {
+            switch error.errno {
+            case EFBIG: throw PropertyListError(.tooLarge, "is over the \(PropertyListValue.maximumEncodedSize)-byte limit")
+            case EISDIR: throw PropertyListError(.malformed, "is a folder, not a file")
+            case EINVAL: throw PropertyListError(.malformed, "is a device, socket or pipe, not a file")
+            default: throw error
+            }
+        }
+    }
+
     /// The `InfoPlist.strings` tables of the bundle at `url`, by language code; a table that
     /// can't be read is left out (`appex validate` says why).
     public func localizations(in url: URL) -> [String: [String: String]] {
         var ignored: [Diagnostic] = []
-        return readLocalizations(in: url, display: url.lastPathComponent, diagnostics: &ignored)
+        return Self.localizations(in: try? ConfinedFolder(trusted: url.path), at: "", display: url.lastPathComponent, diagnostics: &ignored)
     }
 
-    private func readLocalizations(in url: URL, display: String, diagnostics: inout [Diagnostic]) -> [String: [String: String]] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    /// The tables of the bundle at `relative` in `folder`, each read through links that stay
+    /// inside `folder` and only up to the property-list size limit.
+    private static func localizations(
+        in folder: ConfinedFolder?, at relative: String, display: String, diagnostics: inout [Diagnostic]
+    ) -> [String: [String: String]] {
+        guard let folder else { return [:] }
+        let bundle = relative.isEmpty ? folder : try? folder.folder(relative)
+        let names = ((try? bundle?.entries()) ?? []).map(\.name)
         var tables: [String: [String: String]] = [:]
-        for folder in names.sorted() where folder.hasSuffix(BundleLayout.localizationSuffix) {
-            let language = String(folder.dropLast(BundleLayout.localizationSuffix.count))
-            let file = url.appendingPathComponent(folder).appendingPathComponent(BundleLayout.infoPlistStrings)
-            guard FileManager.default.fileExists(atPath: file.path) else { continue }
-            let shown = display + "/" + folder + "/" + BundleLayout.infoPlistStrings
+        for name in names where name.hasSuffix(BundleLayout.localizationSuffix) {
+            let language = String(name.dropLast(BundleLayout.localizationSuffix.count))
+            let file = (relative.isEmpty ? "" : relative + "/") + name + "/" + BundleLayout.infoPlistStrings
+            guard (try? folder.resolve(file)) != nil else { continue }
+            let shown = display + "/" + name + "/" + BundleLayout.infoPlistStrings
             do {
-                let data = try Data(contentsOf: file)
-                guard data.count <= PropertyListValue.maximumEncodedSize else {
-                    throw PropertyListError(.tooLarge, "is \(data.count) bytes, over the limit")
-                }
-                tables[language] = try StringsFile.decode(data)
+                tables[language] = try StringsFile.decode(propertyListData(file, in: folder))
             } catch let error as PropertyListError {
                 diagnostics.append(Diagnostic(
                     .error, "malformed-strings", file: shown, error.reason,
                     hint: "write \"key\" = \"value\"; lines, in UTF-8 or UTF-16 with a byte-order mark"
                 ))
             } catch {
-                diagnostics.append(Diagnostic(.error, "unreadable", file: shown, "can't be read: \(error.localizedDescription)"))
+                diagnostics.append(Diagnostic(.error, "unreadable", file: shown, "can't be read: \(error)"))
             }
         }
         return tables

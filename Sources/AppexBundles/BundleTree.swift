@@ -1,77 +1,99 @@
 import AppexCore
+import AppexSystem
 import Foundation
+import Glibc
 
-/// Every entry of a bundle folder, walked without following symbolic links, with the checks
-/// that keep a hostile bundle out: links that leave the bundle, special files, libraries
-/// outside `Frameworks/`, extensions outside `PlugIns/`, and trees too large or too deep.
+/// Every entry of a bundle folder, walked through descriptors without following symbolic
+/// links, with the checks that keep a hostile bundle out: links that lead out of the bundle,
+/// links where the sandbox grants a folder, special files, libraries outside `Frameworks/`,
+/// extensions outside `PlugIns/`, and trees too large or too deep.
+///
+/// The bundle's files are read through ``folder``, the bundle held open: each path is
+/// resolved by the kernel beneath it, so a link (or a chain of them) that leads out of the
+/// bundle, or one swapped in after the walk, is never followed out; a FIFO or device is never
+/// waited on; and a file is read only up to the size its reader allows.
 struct BundleTree {
     /// One file, folder or link, by its path relative to the bundle root.
     struct Entry {
         enum Kind { case file, directory, symlink, other }
         var path: String
         var kind: Kind
-        var size: Int
+        var size: Int64
     }
 
     let root: URL
+    /// The bundle's folder, open; nil if it isn't a folder that can be opened.
+    let folder: ConfinedFolder?
     private(set) var entries: [Entry] = []
     private(set) var diagnostics: [Diagnostic] = []
     private let displayRoot: String
+    private var totalSize: Int64 = 0
 
-    /// Walks `root`; `displayRoot` prefixes the paths diagnostics name, such as `Notes.app`.
+    /// Walks `root`, which must be a folder and not a link; `displayRoot` prefixes the paths
+    /// diagnostics name, such as `Notes.app`.
     init(root: URL, displayRoot: String) {
         self.root = root
         self.displayRoot = displayRoot
-        walk(relative: "", depth: 0)
+        do {
+            folder = try ConfinedFolder(root.path)
+        } catch {
+            folder = nil
+            let found = error.errno == ELOOP || error.errno == ENOTDIR ? "is a symbolic link or not a folder" : "can't be opened: \(error)"
+            report(.error, "not-a-folder", "", found, hint: "give the path of the bundle's real folder")
+            return
+        }
+        walk(folder!, relative: "", depth: 0)
     }
 
-    private var fileManager: FileManager { .default }
+    /// What `relative` leads to inside the bundle, through links that stay inside it; nil if
+    /// nothing there can be reached that way.
+    func kind(of relative: String) -> ConfinedFolder.Entry.Kind? {
+        try? folder?.resolve(relative)
+    }
 
-    private mutating func walk(relative: String, depth: Int) {
-        let directory = relative.isEmpty ? root.path : root.path + "/" + relative
+    private mutating func walk(_ folder: ConfinedFolder, relative: String, depth: Int) {
         guard depth <= BundleLayout.maximumDepth else {
             report(.error, "too-deep", relative, "is nested more than \(BundleLayout.maximumDepth) folders deep", hint: "flatten the bundle")
             return
         }
-        let names: [String]
+        let listed: [ConfinedFolder.Entry]
         do {
-            names = try fileManager.contentsOfDirectory(atPath: directory).sorted()
+            listed = try folder.entries()
         } catch {
-            report(.error, "unreadable", relative, "can't be read: \(error.localizedDescription)", hint: "check its permissions")
+            report(.error, "unreadable", relative, "can't be read: \(error)", hint: "check its permissions")
             return
         }
-        for name in names {
+        for found in listed {
             guard entries.count < BundleLayout.maximumFileCount else {
                 report(.error, "too-many-files", "", "holds more than \(BundleLayout.maximumFileCount) files", hint: "a bundle this large is not accepted")
                 return
             }
-            let path = relative.isEmpty ? name : relative + "/" + name
-            let entry = inspect(path)
-            entries.append(entry)
-            switch entry.kind {
+            let path = relative.isEmpty ? found.name : relative + "/" + found.name
+            let kind: Entry.Kind = switch found.kind {
+            case .file: .file
+            case .folder: .directory
+            case .link: .symlink
+            case .other: .other
+            }
+            entries.append(Entry(path: path, kind: kind, size: found.size))
+            switch kind {
             case .directory:
                 check(directory: path)
-                walk(relative: path, depth: depth + 1)
+                do {
+                    let inside = try folder.folder(found.name)
+                    defer { inside.close() }
+                    walk(inside, relative: path, depth: depth + 1)
+                } catch {
+                    report(.error, "unreadable", path, "can't be opened as a folder: \(error)", hint: "keep the bundle still while it is read")
+                }
             case .symlink:
-                check(symlink: path)
+                check(symlink: path, in: folder, name: found.name)
             case .file:
-                check(file: path)
+                check(file: path, size: found.size)
             case .other:
                 report(.error, "special-file", path, "is a device, socket or pipe, which a bundle may not hold", hint: "remove it")
             }
         }
-    }
-
-    private func inspect(_ path: String) -> Entry {
-        let attributes = (try? fileManager.attributesOfItem(atPath: root.path + "/" + path)) ?? [:]
-        let kind: Entry.Kind =
-            switch attributes[.type] as? FileAttributeType {
-            case .typeDirectory?: .directory
-            case .typeRegular?: .file
-            case .typeSymbolicLink?: .symlink
-            default: .other
-            }
-        return Entry(path: path, kind: kind, size: (attributes[.size] as? NSNumber)?.intValue ?? 0)
     }
 
     private mutating func check(directory path: String) {
@@ -94,7 +116,11 @@ struct BundleTree {
         }
     }
 
-    private mutating func check(file path: String) {
+    private mutating func check(file path: String, size: Int64) {
+        totalSize += size
+        if totalSize > BundleLayout.maximumSize, totalSize - size <= BundleLayout.maximumSize {
+            report(.error, "too-large", "", "holds more than \(BundleLayout.maximumSize >> 30) GiB of files", hint: "a bundle this large is not accepted")
+        }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard BundleLayout.isSharedLibraryName(name) else { return }
         let inAppFrameworks = path.hasPrefix(BundleLayout.frameworks + "/")
@@ -106,37 +132,38 @@ struct BundleTree {
         }
     }
 
-    private mutating func check(symlink path: String) {
-        guard let target = try? fileManager.destinationOfSymbolicLink(atPath: root.path + "/" + path) else {
+    /// A link is resolved as the kernel resolves it, from the bundle root through every link
+    /// on the way, not judged by its text: two links that each stay inside by their text can
+    /// lead out together (`a/b/up → ../..`, then `Frameworks → a/b/up/../..`).
+    private mutating func check(symlink path: String, in folder: ConfinedFolder, name: String) {
+        guard let target = try? folder.linkTarget(name) else {
             report(.error, "unreadable-link", path, "is a symbolic link that can't be read")
             return
         }
-        guard !target.hasPrefix("/"), Self.staysInside(link: path, target: target) else {
+        if BundleLayout.isGrantedFolder(path) {
             report(
-                .error, "link-escapes-bundle", path, "is a symbolic link to \(target), outside the bundle",
-                hint: "copy the file into the bundle instead of linking to it"
+                .error, "granted-folder-is-link", path,
+                "is a symbolic link to \(target), where the sandbox grants a folder by its path and follows no link",
+                hint: "make it a real folder"
             )
             return
         }
-        let resolved = URL(fileURLWithPath: root.path + "/" + path).resolvingSymlinksInPath().path
-        if !fileManager.fileExists(atPath: resolved) {
+        do {
+            _ = try self.folder?.resolve(path)
+        } catch where error.errno == EXDEV {
+            report(
+                .error, "link-escapes-bundle", path,
+                "is a symbolic link to \(target), which leads outside the bundle"
+                    + (target.hasPrefix("/") ? "" : ", followed as the kernel follows it through every link on the way"),
+                hint: "copy the file into the bundle instead of linking to it"
+            )
+        } catch where error.errno == ELOOP {
+            report(.error, "link-loop", path, "is a symbolic link to \(target), which leads round in a loop", hint: "remove the link")
+        } catch where error.errno == ENOENT {
             report(.error, "dangling-link", path, "is a symbolic link to \(target), which does not exist", hint: "remove the link or add its target")
+        } catch {
+            report(.error, "unreadable-link", path, "is a symbolic link to \(target), which can't be followed: \(error)")
         }
-    }
-
-    /// Whether a relative link at `link` whose text is `target` resolves inside the root, lexically.
-    static func staysInside(link: String, target: String) -> Bool {
-        var stack = link.split(separator: "/").dropLast().map(String.init)
-        for component in target.split(separator: "/") {
-            switch component {
-            case ".": continue
-            case "..":
-                guard !stack.isEmpty else { return false }
-                stack.removeLast()
-            default: stack.append(String(component))
-            }
-        }
-        return true
     }
 
     private mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ path: String, _ message: String, hint: String? = nil) {

@@ -78,8 +78,8 @@ public struct BundleValidator: Sendable {
             }
             diagnostics += check(plugIn.manifest, file: infoFile, types: types, points: points, app: app.info.identifier)
             if !plugIn.info.executable.isEmpty, !plugIn.info.executable.contains("/") {
-                let executable = plugIn.url.appendingPathComponent(plugIn.info.executable).path
-                for module in AppOnlyCode.modules(linkedInto: executable) {
+                let executable = BundleLayout.plugIns + "/" + plugIn.url.lastPathComponent + "/" + plugIn.info.executable
+                for module in AppOnlyCode.modules(linkedInto: executable, in: app.url) {
                     diagnostics.append(Diagnostic(
                         distribution ? .error : .warning, "links-app-only-code", file: display + "/" + plugIn.info.executable,
                         "links \(module), which is not safe for use in app extensions: the shared application, background tasks, "

@@ -56,6 +56,11 @@ enum ExtensionLaunch {
         case let error as SandboxError:
             return ErrorInfo(domain: AppexErrorDomain.runtime, code: 3, message: "\(name) could not be launched: \(error)",
                              recoverySuggestion: doctor)
+        case let error as SystemError where error.operation.hasPrefix("landlock: granting"):
+            return ErrorInfo(domain: AppexErrorDomain.runtime, code: 3,
+                             message: "\(name) could not be launched: its sandbox would grant more than its paths say: \(error)",
+                             recoverySuggestion: "Something changed the installed app or a container after install, which only Appex should; "
+                                 + "reinstall the app (`appex install`) to put back a real copy.")
         case let error as SystemError where error.operation != "spawn":
             return ErrorInfo(domain: AppexErrorDomain.runtime, code: 3,
                              message: "\(name) could not be launched: its sandbox could not be applied: \(error)",

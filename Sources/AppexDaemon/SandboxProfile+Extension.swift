@@ -16,7 +16,8 @@ extension SandboxProfile {
     /// - have at most `processLimit` processes and threads.
     ///
     /// Nothing else: not the user's home, not another app's container or group, and no
-    /// other program's Unix socket (see ``socketFolders(home:environment:)``).
+    /// other program's Unix socket (see ``socketFolders(home:environment:)``). Each path in
+    /// the data folder is granted only if it is a folder reached through no symbolic link.
     static func forExtension(_ installed: InstalledExtension, home: AppexHome, processLimit: Int,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> SandboxProfile {
         let app = installed.url.deletingLastPathComponent().deletingLastPathComponent()
@@ -26,7 +27,9 @@ extension SandboxProfile {
             readOnly: systemReadOnly + ["/sys/devices/system/cpu"] + (environment["APPEX_SYSTEM_TYPES"].map { [$0] } ?? []),
             readWrite: systemReadWrite + [home.container(for: installed.identifier).path] + groups,
             mayConnect: installed.entitlements.networkClient,
-            processes: UInt64(processLimit))
+            processes: UInt64(processLimit),
+            // Its bundle came from its author, and it writes its container; its groups, their members.
+            confined: [home.dataDirectory.path])
         let granted = profile.executable + profile.readOnly + profile.readWrite
         // A folder that holds a granted path stays (even "/", should XDG_RUNTIME_DIR say so).
         profile.hidden = socketFolders(home: home, environment: environment).filter { folder in

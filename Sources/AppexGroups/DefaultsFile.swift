@@ -1,3 +1,4 @@
+import AppexCore
 import AppexLocking
 import AppexSystem
 import Foundation
@@ -20,14 +21,28 @@ import Glibc
 ///   lookup. The identity catches a writer killed between its rename and its count, whose
 ///   values are on disk though the count never moved.
 ///
+/// Every process of the group may write in the folder, and an extension among them is not
+/// trusted by the app: every name in it is opened through the folder's descriptor, beneath
+/// it and through no symbolic link, never waiting on a FIFO; the unfinished copy is made
+/// new (`O_EXCL`), so a link planted at its name can't send the app's write elsewhere; and
+/// the file is read only up to ``maximumSize``.
+///
 /// Not fsynced: a change survives the process, not a power cut in the next seconds.
 final class DefaultsFile: @unchecked Sendable {
     typealias Listener = @Sendable ([String]) -> Void
 
     let url: URL
+    /// The suite's folder, open for the object's life; every name below is in it.
+    private let folder: ConfinedFolder
     /// The lock file, open for the object's life: `flock`ed for changes, and holding the count.
     private let lockFile: FileDescriptor
-    private let lockPath: String
+    private let lockName: String
+    private var fileName: String { url.lastPathComponent }
+
+    /// The largest suite file read or written: 16 MiB. Apple's UserDefaults is for small
+    /// settings, and refuses 4 MB on tvOS; a larger file a member of the group planted is
+    /// set aside unread, and a change that would make one is refused.
+    static let maximumSize = 16 << 20
     /// Guards the values, the count and the listeners, and orders this process's reads of
     /// the file against its writes.
     private let lock = NSLock()
@@ -43,33 +58,45 @@ final class DefaultsFile: @unchecked Sendable {
 
     private static let open = Locked<[String: WeakFile]>([:])
 
-    /// The suite `name` in `folder`, made if need be: this process's object for it, unless
-    /// its folder was removed or replaced since that object opened it.
-    static func shared(folder: URL, name: String) throws -> DefaultsFile {
-        let path = folder.appendingPathComponent("\(name).plist").standardizedFileURL.path
+    /// The folder of a container's suites, below the container.
+    static let suitesFolder = "Library/Preferences"
+
+    /// The suite `name` in `container`'s ``suitesFolder``, made if need be: this process's
+    /// object for it, unless its folder was removed or replaced since that object opened it.
+    static func shared(container: URL, name: String) throws -> DefaultsFile {
+        let path = container.appendingPathComponent(suitesFolder).appendingPathComponent("\(name).plist").standardizedFileURL.path
         return try open.withLock { open in
             if let file = open[path]?.file, file.isStillAtItsPath { return file }
-            let file = try DefaultsFile(folder: folder, name: name)
+            let file = try DefaultsFile(container: container, name: name)
             open[path] = WeakFile(file: file)
             return file
         }
     }
 
-    private init(folder: URL, name: String) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        url = folder.appendingPathComponent("\(name).plist")
-        lockPath = folder.appendingPathComponent(".\(name).plist.lock").path
+    private init(container: URL, name: String) throws {
+        let path = container.appendingPathComponent(Self.suitesFolder)
+        url = path.appendingPathComponent("\(name).plist")
+        lockName = ".\(name).plist.lock"
+        do {
+            // The container is trusted (appexd named it); made again if it was removed.
+            try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+            let root = try ConfinedFolder(trusted: container.path)
+            defer { root.close() }
+            folder = try root.folder(Self.suitesFolder, creating: true)
+        } catch {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path.path, NSUnderlyingErrorKey: error])
+        }
         do {
             // Every process of the group may write here: what it planted at the lock's path, a
             // FIFO or a link, is refused rather than waited on or followed.
-            lockFile = try FileDescriptor.open(lockPath, flags: O_RDWR | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
+            lockFile = try folder.openFile(lockName, flags: O_RDWR | O_CREAT)
         } catch {
+            folder.close()
+            let lockPath = path.appendingPathComponent(lockName).path
+            if error.errno == EINVAL || error.errno == ELOOP || error.errno == EISDIR {
+                RefusalLog.always("shared defaults' lock \(lockPath) is not a regular file; the suite can't be opened until it is removed")
+            }
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath, NSUnderlyingErrorKey: error])
-        }
-        guard (try? lockFile.isRegularFile()) == true else {
-            lockFile.close()
-            RefusalLog.always("shared defaults' lock \(lockPath) is not a regular file; the suite can't be opened until it is removed")
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath])
         }
         try withFileLock {
             removeUnfinishedCopies()
@@ -78,8 +105,8 @@ final class DefaultsFile: @unchecked Sendable {
         }
         // The count moves after the rename, so a change of the count is the signal to read; a
         // rename whose count never came (its writer was killed) is the other.
-        isWatched = [URL(fileURLWithPath: lockPath).lastPathComponent, url.lastPathComponent].allSatisfy { name in
-            DirectoryWatcher.shared?.watch(folder, name: name) { [weak self] in self?.reloadIfChanged() } ?? false
+        isWatched = [lockName, fileName].allSatisfy { name in
+            DirectoryWatcher.shared?.watch(path, name: name) { [weak self] in self?.reloadIfChanged() } ?? false
         }
     }
 
@@ -87,7 +114,8 @@ final class DefaultsFile: @unchecked Sendable {
     /// suite's folder has been removed (an app group's container deleted, and perhaps made
     /// again), and a new opener must not be handed an object whose writes go nowhere.
     private var isStillAtItsPath: Bool {
-        guard let held = try? lockFile.identity(), let there = FileIdentity(path: lockPath) else { return false }
+        guard let held = try? lockFile.identity(), let there = FileIdentity(path: url.deletingLastPathComponent().appendingPathComponent(lockName).path)
+        else { return false }
         return held == there
     }
 
@@ -145,8 +173,8 @@ final class DefaultsFile: @unchecked Sendable {
     private func reloadIfChanged() {
         let (changed, listeners) = lock.withLock { () -> ([String], [Listener]) in
             let current = readGeneration()
-            guard current != generation || FileIdentity(path: url.path) != identity,
-                  let (new, newIdentity) = try? Self.load(url)
+            guard current != generation || folder.identity(of: fileName) != identity,
+                  let (new, newIdentity) = try? load()
             else { return ([], []) }
             let changed = Self.changedKeys(values, new)
             values = new
@@ -171,35 +199,29 @@ final class DefaultsFile: @unchecked Sendable {
 
     /// The file's values, and the identity of the file they were read from: nil if there is
     /// no file.
-    private static func load(_ url: URL) throws -> ([String: Any], FileIdentity?) {
+    private func load() throws -> ([String: Any], FileIdentity?) {
         let damaged = CocoaError(.propertyListReadCorrupt, userInfo: [NSFilePathErrorKey: url.path])
-        func unreadable(_ error: SystemError) -> CocoaError {
-            let code: CocoaError.Code = error.errno == EACCES || error.errno == EPERM ? .fileReadNoPermission : .fileReadUnknown
-            return CocoaError(code, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
-        }
         // Not waiting on a FIFO, nor following a link, that another process of the group
-        // planted: each is set aside, as a damaged file is.
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(url.path, flags: O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
-        } catch where error.errno == ENOENT {
-            return ([:], nil)
-        } catch where error.errno == ELOOP {
-            throw damaged
-        } catch {
-            throw unreadable(error)
-        }
-        defer { file.close() }
-        guard (try? file.isRegularFile()) == true else { throw damaged }
+        // planted: each is set aside, as a damaged file is; and one over the limit too.
         let data: Data
         let identity: FileIdentity
         do {
+            let file = try folder.openFile(fileName)
+            defer { file.close() }
             identity = try file.identity()
+            guard try file.size() <= Self.maximumSize else { throw damaged }
             data = try file.readContents()
-        } catch {
-            throw unreadable(error)
+        } catch let error as SystemError {
+            switch error.errno {
+            case ENOENT: return ([:], nil)
+            case ELOOP, EINVAL, EISDIR: throw damaged
+            default:
+                let code: CocoaError.Code = error.errno == EACCES || error.errno == EPERM ? .fileReadNoPermission : .fileReadUnknown
+                throw CocoaError(code, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
+            }
         }
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else { throw damaged }
+        guard (try? PropertyListValue.checkStructure(of: data)) != nil,
+              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else { throw damaged }
         return (plist.mapValues(PropertyListValues.normalized), identity)
     }
 
@@ -208,11 +230,11 @@ final class DefaultsFile: @unchecked Sendable {
     /// look, and said on standard error; the suite starts again empty. Called under the file lock.
     private func loadSettingAsideIfCorrupt() throws -> ([String: Any], FileIdentity?) {
         do {
-            return try Self.load(url)
+            return try load()
         } catch let error as CocoaError where error.code == .propertyListReadCorrupt {
-            let aside = url.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
-            guard rename(url.path, aside.path) == 0 else { throw error }
-            RefusalLog.always("shared defaults \(url.path) were not a property list dictionary; kept as \(aside.lastPathComponent), and the suite starts empty")
+            let aside = "\(fileName).corrupt-\(Int(Date().timeIntervalSince1970))"
+            guard (try? folder.rename(fileName, to: aside)) != nil else { throw error }
+            RefusalLog.always("shared defaults \(url.path) were not a property list dictionary; kept as \(aside), and the suite starts empty")
             return ([:], nil)
         }
     }
@@ -220,20 +242,25 @@ final class DefaultsFile: @unchecked Sendable {
     /// Writes `values` beside the file and renames the copy over it. Returns the new file's identity.
     private func write(_ values: [String: Any]) throws -> FileIdentity {
         let data = try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
-        let copy = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).unfinished")
+        guard data.count <= Self.maximumSize else {
+            throw CocoaError(.fileWriteOutOfSpace, userInfo: [
+                NSFilePathErrorKey: url.path,
+                NSLocalizedDescriptionKey: "the suite would take \(data.count) bytes, over the \(Self.maximumSize) shared defaults may; keep large data in a file in the group container",
+            ])
+        }
+        let copy = ".\(fileName).\(getpid()).unfinished"
         let identity: FileIdentity
         do {
-            let descriptor = try FileDescriptor.open(copy.path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600)
+            // Made new: whatever another process of the group planted at this name (a link to
+            // a file of the user's, say) is removed, not written through.
+            folder.removeFile(copy)
+            let descriptor = try folder.openFile(copy, flags: O_WRONLY | O_CREAT | O_EXCL)
             defer { descriptor.close() }
             try descriptor.write(data)
             identity = try descriptor.identity()
+            try folder.rename(copy, to: fileName)
         } catch {
-            unlink(copy.path)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
-        }
-        guard rename(copy.path, url.path) == 0 else {
-            let error = SystemError("rename", subject: url.path)
-            unlink(copy.path)
+            folder.removeFile(copy)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])
         }
         return identity
@@ -242,11 +269,9 @@ final class DefaultsFile: @unchecked Sendable {
     /// Removes copies that writers killed midway left. Called under the file lock, when no
     /// writer is midway.
     private func removeUnfinishedCopies() {
-        let folder = url.deletingLastPathComponent()
-        let prefix = ".\(url.lastPathComponent)."
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        where name.hasPrefix(prefix) && name.hasSuffix(".unfinished") {
-            unlink(folder.appendingPathComponent(name).path)
+        let prefix = ".\(fileName)."
+        for entry in (try? folder.entries()) ?? [] where entry.name.hasPrefix(prefix) && entry.name.hasSuffix(".unfinished") {
+            folder.removeFile(entry.name)
         }
     }
 
@@ -270,6 +295,7 @@ final class DefaultsFile: @unchecked Sendable {
 
     deinit {
         lockFile.close()
+        folder.close()
     }
 }
 

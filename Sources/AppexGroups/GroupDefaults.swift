@@ -60,10 +60,10 @@ open class GroupDefaults: UserDefaults {
     public init?(suiteName: String, container: URL) {
         groupIdentifier = suiteName
         super.init(suiteName: suiteName)
-        let folder = container.appendingPathComponent("Library/Preferences", isDirectory: true)
         do {
-            file = try DefaultsFile.shared(folder: folder, name: suiteName)
+            file = try DefaultsFile.shared(container: container, name: suiteName)
         } catch {
+            let folder = container.appendingPathComponent(DefaultsFile.suitesFolder)
             RefusalLog.once(suiteName, "GroupDefaults for \(suiteName) can't be opened in \(folder.path): \(error)")
             return nil
         }

@@ -1,3 +1,4 @@
+import AppexCore
 import AppexWire
 import Foundation
 
@@ -54,6 +55,7 @@ enum PrincipalClass {
         let info: [String: Any]
         do {
             let data = try Data(contentsOf: plistURL)
+            try PropertyListValue.checkStructure(of: data)
             guard let dictionary = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
                 throw Failure(message: "\(plistURL.path) is not a dictionary", recovery: "Reinstall the app.")
             }

@@ -18,15 +18,20 @@ public struct Sandbox: Sendable {
         /// The Landlock ABI, or nil without Landlock.
         public var landlockABI: Int?
         public var seccomp: Bool
+        /// Whether memory files can be sealed against execution (`MFD_NOEXEC_SEAL`, Linux
+        /// 6.3), so that the seccomp baseline can refuse the others.
+        public var memoryFilesSealAgainstExecution: Bool
         /// Whether a process can be made in user, pid and mount namespaces of its own, with a
         /// fresh /proc: nil if so, else why not.
         public var isolationProblem: String?
         /// Whether a process can be made in a network namespace of its own: nil if so, else why not.
         public var networkIsolationProblem: String?
 
-        public init(landlockABI: Int?, seccomp: Bool, isolationProblem: String? = nil, networkIsolationProblem: String? = nil) {
+        public init(landlockABI: Int?, seccomp: Bool, memoryFilesSealAgainstExecution: Bool = true, isolationProblem: String? = nil,
+                    networkIsolationProblem: String? = nil) {
             self.landlockABI = landlockABI
             self.seccomp = seccomp
+            self.memoryFilesSealAgainstExecution = memoryFilesSealAgainstExecution
             self.isolationProblem = isolationProblem
             self.networkIsolationProblem = networkIsolationProblem
         }
@@ -43,6 +48,7 @@ public struct Sandbox: Sendable {
             }
             return KernelSupport(
                 landlockABI: LandlockRuleset.kernelABI, seccomp: ProcessRestrictions.seccompIsAvailable,
+                memoryFilesSealAgainstExecution: ProcessRestrictions.memoryFilesCanBeSealedAgainstExecution,
                 isolationProblem: problem(Sandbox.isolation), networkIsolationProblem: problem([.user, .network]))
         }()
     }
@@ -95,6 +101,11 @@ public struct Sandbox: Sendable {
             SandboxLayer(kind: .seccomp, state: kernel.seccomp
                 ? .active(detail: "refuses ptrace, mount, kernel modules, bpf, keyrings, namespaces, …")
                 : .unavailable(reason: "the kernel was built without seccomp filtering")),
+            SandboxLayer(kind: .executableMemory, state: !kernel.seccomp
+                ? .unavailable(reason: "it is part of the seccomp baseline, which this kernel lacks")
+                : kernel.memoryFilesSealAgainstExecution
+                    ? .active(detail: "memory files must be sealed against execution (MFD_NOEXEC_SEAL)")
+                    : .unavailable(reason: "sealing memory files against execution needs Linux 6.3, so a memory file the process writes could be run")),
         ]
     }
 
@@ -133,16 +144,20 @@ public struct Sandbox: Sendable {
         if let processes = profile.processes, namespaces.contains(.user) { limits[Int32(__RLIMIT_NPROC.rawValue)] = processes }
         var restrictions = ProcessRestrictions(namespaces: namespaces, emptyNetwork: emptyNetwork, resourceLimits: limits,
                                                seccompBaseline: kernel.seccomp,
+                                               seccompRefusesExecutableMemory: kernel.seccomp && kernel.memoryFilesSealAgainstExecution,
                                                hiddenPaths: namespaces.contains(.mount) ? profile.hidden : [])
         if let abi = kernel.landlockABI, abi >= 1 {
             let known = LandlockRuleset.FilesystemAccess.known(by: abi)
             let runnable: LandlockRuleset.FilesystemAccess = [.execute, .readFile, .readDirectory]
             let writable = LandlockRuleset.FilesystemAccess.read.union(.write).intersection(known)
-            var rules = profile.executable.map { LandlockRuleset.Rule($0, runnable) }
+            func rule(_ path: String, _ access: LandlockRuleset.FilesystemAccess) -> LandlockRuleset.Rule {
+                LandlockRuleset.Rule(path, access, confinedTo: profile.confiningFolder(of: path))
+            }
+            var rules = profile.executable.map { rule($0, runnable) }
             // Its own /proc shows only its own processes; the system's, only its own entry.
             let proc = namespaces.isSuperset(of: [.pid, .mount]) ? "/proc" : "/proc/self"
-            rules += (profile.readOnly + [proc]).map { LandlockRuleset.Rule($0, .read) }
-            rules += profile.readWrite.map { LandlockRuleset.Rule($0, writable) }
+            rules += (profile.readOnly + [proc]).map { rule($0, .read) }
+            rules += profile.readWrite.map { rule($0, writable) }
             restrictions.landlock = LandlockRuleset(
                 abi: abi, handledFilesystem: known,
                 handledNetwork: abi >= 4 ? (profile.mayConnect ? [.bindTCP] : [.bindTCP, .connectTCP]) : [],

@@ -11,6 +11,9 @@ public struct SandboxLayer: Sendable, Hashable, CustomStringConvertible {
         case landlockNetwork = "Landlock: TCP"
         case landlockScopes = "Landlock: scopes"
         case seccomp = "seccomp baseline"
+        /// Memory files must be sealed against execution, since Landlock's execute right,
+        /// which covers paths, doesn't reach them.
+        case executableMemory = "seccomp: memory files never run"
     }
 
     /// Whether the layer is in force.

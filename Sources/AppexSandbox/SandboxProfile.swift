@@ -25,9 +25,16 @@ public struct SandboxProfile: Sendable, Hashable {
     /// covered with an empty, read-only folder in its mount namespace. appexd's runtime
     /// folder is one, since connecting to a Unix socket by its path is outside Landlock.
     public var hidden: [String]
+    /// Folders whose insides others may change: a bundle's author, an extension, another
+    /// member of an app group. A path granted below one is opened from it, beneath it and
+    /// through no symbolic link, and must be a folder; else the launch fails and names it.
+    /// So a link planted on the way (`Frameworks → /`) can never widen a grant: the profile
+    /// grants what its path says, whatever is on disk. The folders themselves are trusted.
+    public var confined: [String]
 
     public init(executable: [String] = [], readOnly: [String] = [], readWrite: [String] = [], mayConnect: Bool = false,
-                openFiles: UInt64 = 1024, processes: UInt64? = nil, coreDumps: Bool = false, hidden: [String] = []) {
+                openFiles: UInt64 = 1024, processes: UInt64? = nil, coreDumps: Bool = false, hidden: [String] = [],
+                confined: [String] = []) {
         self.executable = executable
         self.readOnly = readOnly
         self.readWrite = readWrite
@@ -36,6 +43,15 @@ public struct SandboxProfile: Sendable, Hashable {
         self.processes = processes
         self.coreDumps = coreDumps
         self.hidden = hidden
+        self.confined = confined
+    }
+
+    /// The folder of ``confined`` that `path` lies strictly below, if any.
+    public func confiningFolder(of path: String) -> String? {
+        confined.first { folder in
+            let inside = folder.hasSuffix("/") ? folder : folder + "/"
+            return path.hasPrefix(inside) && path.count > inside.count
+        }
     }
 
     /// The system paths every dynamically linked program runs from: its libraries and the

@@ -117,8 +117,14 @@ public struct ReceivedPayload: Sendable {
     }
 
     private static func name(_ filename: String, _ suggestedName: String?) -> String {
-        let candidate = filename.isEmpty ? (suggestedName ?? "item") : filename
-        let safe = candidate.replacingOccurrences(of: "/", with: "_")
+        fileName(filename.isEmpty ? (suggestedName ?? "item") : filename)
+    }
+
+    /// `candidate` made a file name that stays in whatever folder it is put in: a `/` becomes
+    /// `_`, and an empty name, `.` or `..` becomes `item`. Names from another process (a
+    /// suggested name, a file's name) pass through here before anyone saves under them.
+    static func fileName(_ candidate: String) -> String {
+        let safe = candidate.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "\0", with: "_")
         return safe.isEmpty || safe == "." || safe == ".." ? "item" : safe
     }
 

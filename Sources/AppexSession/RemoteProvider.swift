@@ -18,8 +18,9 @@ public enum RemoteProvider {
     /// A provider for `attachment` whose loads go through `fetch`.
     public static func make(_ attachment: WireAttachment, fetch: @escaping Fetch) -> NSItemProvider {
         let provider = NSItemProvider()
-        provider.suggestedName = attachment.suggestedName
-        let name = attachment.suggestedName
+        // The other process's word, which a host may save a file under: a name, never a path.
+        let name = attachment.suggestedName.map(ReceivedPayload.fileName)
+        provider.suggestedName = name
         for representation in attachment.representations {
             let type = representation.typeIdentifier
             switch representation.kind {

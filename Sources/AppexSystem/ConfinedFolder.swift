@@ -25,6 +25,13 @@ public struct ConfinedFolder: Sendable {
         self.init(descriptor: FileDescriptor(owning: raw), path: path)
     }
 
+    /// Opens the folder at `path`, every component of which is trusted: links on the way,
+    /// the last one among them, are followed, as the path's owner meant them.
+    public init(trusted path: String) throws(SystemError) {
+        let raw = try retrying("open", subject: path) { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        self.init(descriptor: FileDescriptor(owning: raw), path: path)
+    }
+
     private init(descriptor: FileDescriptor, path: String) {
         self.descriptor = descriptor
         self.path = path
@@ -71,6 +78,14 @@ public struct ConfinedFolder: Sendable {
         var status = stat()
         guard Self.isName(name), fstatat(descriptor.rawValue, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int64(status.st_size)
+    }
+
+    /// The identity of the entry `name` of this folder, itself if it is a link; nil if there
+    /// is none.
+    public func identity(of name: String) -> FileIdentity? {
+        var status = stat()
+        guard Self.isName(name), fstatat(descriptor.rawValue, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return FileIdentity(status)
     }
 
     /// Renames `name` to `newName`, both in this folder; a link at either is renamed or
@@ -120,5 +135,5 @@ public struct ConfinedFolder: Sendable {
         !name.isEmpty && !name.contains("/") && name != "." && name != ".."
     }
 
-    private func subject(_ relative: String) -> String { path + "/" + relative }
+    func subject(_ relative: String) -> String { path + "/" + relative }
 }

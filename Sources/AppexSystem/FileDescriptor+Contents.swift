@@ -48,7 +48,7 @@ extension FileDescriptor {
     }
 
     /// The file's first `length` bytes, read into memory, or fewer if it is shorter.
-    private func readContents(length: Int) throws(SystemError) -> Data {
+    func readContents(length: Int) throws(SystemError) -> Data {
         var data = Data(count: length)
         var got = 0
         var failure: SystemError?
@@ -78,6 +78,14 @@ extension FileDescriptor {
         try fileType() == S_IFREG
     }
 
+    /// The permission bits of the descriptor's mode, from fstat.
+    public func permissions() throws(SystemError) -> UInt32 {
+        var status = stat()
+        let raw = rawValue
+        _ = try retrying("fstat") { fstat(raw, &status) }
+        return UInt32(status.st_mode & 0o7777)
+    }
+
     /// The S_IFMT bits of the descriptor's mode.
     private func fileType() throws(SystemError) -> mode_t {
         var status = stat()
@@ -87,19 +95,46 @@ extension FileDescriptor {
     }
 
     /// Copies the whole file, from its start, into a new file at `path`, inside the kernel.
+    /// Only the file's data is copied: its holes stay holes, so a sparse file of a terabyte
+    /// that another process hands over costs the copy no more disk than it cost the sender.
+    /// The length copied is the length the file had when the copy began.
     ///
     /// The new file is created with mode 0600 and must not exist.
     public func copyContents(toNewFileAt path: String) throws(SystemError) {
         let output = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
-        let length = try size()
-        var offset: off_t = 0
+        defer { output.close() }
+        let length = off_t(try size())
         let input = rawValue
-        while Int(offset) < length {
-            let sent = try retrying("sendfile", subject: path) { sendfile(output.rawValue, input, &offset, length - Int(offset)) }
-            if sent == 0 { break }
+        // SEEK_DATA moves the offset of the open file, which its sender may share: put it back.
+        let saved = lseek(input, 0, SEEK_CUR)
+        defer { if saved >= 0 { lseek(input, saved, SEEK_SET) } }
+        var offset: off_t = 0
+        var end = length
+        copying: while offset < length {
+            // The next run of data, and where it ends; a file system without holes has one run.
+            var data = lseek(input, offset, Self.seekData)
+            if data < 0 {
+                guard errno == ENXIO else { throw SystemError("lseek(SEEK_DATA)", subject: description) }
+                break  // only a hole is left
+            }
+            var hole = lseek(input, data, Self.seekHole)
+            if hole < 0 || hole > length { hole = length }
+            guard data < hole else { break }
+            _ = try retrying("lseek", subject: path) { lseek(output.rawValue, data, SEEK_SET) }
+            while data < hole {
+                let sent = try retrying("sendfile", subject: path) { sendfile(output.rawValue, input, &data, Int(hole - data)) }
+                if sent == 0 {
+                    end = data  // the file was shortened meanwhile
+                    break copying
+                }
+            }
+            offset = hole
         }
-        output.close()
+        _ = try retrying("ftruncate", subject: path) { ftruncate(output.rawValue, end) }
     }
+
+    /// `lseek`'s SEEK_DATA and SEEK_HOLE, which Glibc's module hides without _GNU_SOURCE.
+    private static let (seekData, seekHole): (Int32, Int32) = (3, 4)
 
     /// Gives the open file a new name at `path` (a hard link, through `/proc/self/fd`), so it
     /// lives on there whoever removes its other names. Throws `EXDEV` if `path` is on another

@@ -22,10 +22,23 @@ public struct LandlockRuleset: Sendable, Hashable {
     public struct Rule: Sendable, Hashable {
         public var path: String
         public var access: FilesystemAccess
+        /// The folder, trusted, that `path` lies in and whose insides others may change, or nil.
+        /// Then `path` is opened beneath it and through no symbolic link, and must be a
+        /// folder: a link anywhere below this folder fails the launch rather than granting
+        /// what it leads to.
+        public var confinedTo: String?
 
-        public init(_ path: String, _ access: FilesystemAccess) {
+        public init(_ path: String, _ access: FilesystemAccess, confinedTo: String? = nil) {
             self.path = path
             self.access = access
+            self.confinedTo = confinedTo
+        }
+
+        /// `path` relative to ``confinedTo``, if it lies strictly below it: lexically, with no
+        /// `.` or `..` component (the kernel refuses a `..` that climbs out anyway).
+        var confinedPath: String? {
+            guard let confinedTo else { return nil }
+            return ConfinedFolder.relativePath(of: path, below: confinedTo)
         }
     }
 

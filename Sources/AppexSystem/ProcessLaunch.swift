@@ -90,7 +90,12 @@ public struct ProcessLaunch: Sendable {
         var failedStep: Int32 = 0
         let pid = launch.withCArguments { path, argv, envp, options in appex_spawn(path, argv, envp, &options, &pidfd, &failedStep) }
         reportWriter?.close()
-        guard pid > 0 else { throw SystemError(ProcessRestrictions.stepName(failedStep), subject: executable) }
+        guard pid > 0 else {
+            guard let restrictions, failedStep >= CInt(APPEX_SPAWN_STEP_GRANT) else {
+                throw SystemError(ProcessRestrictions.stepName(failedStep), subject: executable)
+            }
+            throw restrictions.failure(at: failedStep)
+        }
         return ProcessDescriptor(processID: pid, owning: FileDescriptor(owning: pidfd), exitReport: exitReport)
     }
 

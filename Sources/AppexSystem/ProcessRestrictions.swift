@@ -48,23 +48,34 @@ public struct ProcessRestrictions: Sendable, Hashable {
     /// Whether to install the seccomp baseline, which refuses debugging other processes,
     /// mounting, loading kernel code, keyrings, clock changes and new namespaces.
     public var seccompBaseline: Bool
+    /// With the baseline, whether it also refuses a memory file that isn't sealed against
+    /// execution (`MFD_NOEXEC_SEAL`): Landlock's execute right covers paths, and a memory file
+    /// has none, so one the process wrote could otherwise be run. Needs Linux 6.3
+    /// (``memoryFilesCanBeSealedAgainstExecution``).
+    public var seccompRefusesExecutableMemory: Bool
     /// Folders covered with an empty, read-only folder in the process's mount namespace (so
     /// only with `.mount`), where nothing in them can be reached: not even what Landlock
     /// doesn't govern, such as connecting to a Unix socket by its path.
     public var hiddenPaths: [String]
 
     public init(namespaces: Namespaces = [], emptyNetwork: EmptyNetworkNamespace? = nil, resourceLimits: [Int32: UInt64] = [:],
-                landlock: LandlockRuleset? = nil, seccompBaseline: Bool = false, hiddenPaths: [String] = []) {
+                landlock: LandlockRuleset? = nil, seccompBaseline: Bool = false, seccompRefusesExecutableMemory: Bool = false,
+                hiddenPaths: [String] = []) {
         self.namespaces = namespaces
         self.emptyNetwork = emptyNetwork
         self.resourceLimits = resourceLimits
         self.landlock = landlock
         self.seccompBaseline = seccompBaseline
+        self.seccompRefusesExecutableMemory = seccompRefusesExecutableMemory
         self.hiddenPaths = hiddenPaths
     }
 
     /// Whether this kernel filters system calls with seccomp.
     public static var seccompIsAvailable: Bool { appex_seccomp_available() == 1 }
+
+    /// Whether this kernel makes memory files sealed against execution (`MFD_NOEXEC_SEAL`,
+    /// Linux 6.3), which ``seccompRefusesExecutableMemory`` needs.
+    public static var memoryFilesCanBeSealedAgainstExecution: Bool { appex_memfd_noexec_seal_available() == 1 }
 
     /// Applies the limits and the Landlock ruleset to the calling thread, and to the threads
     /// and processes it starts from now on, with no_new_privs; not the namespaces, which only
@@ -76,7 +87,7 @@ public struct ProcessRestrictions: Sendable, Hashable {
         restrictions.namespaces = []
         restrictions.emptyNetwork = nil
         let result = restrictions.withC { sandbox in appex_sandbox_apply(&sandbox, &step) }
-        guard result == 0 else { throw SystemError(Self.stepName(step)) }
+        guard result == 0 else { throw failure(at: step) }
     }
 
     /// Calls `body` with the C form, valid only during the call.
@@ -84,8 +95,14 @@ public struct ProcessRestrictions: Sendable, Hashable {
         let resources = resourceLimits.keys.sorted()
         let values = resources.map { CUnsignedLongLong(resourceLimits[$0]!) }
         let rules = landlock?.rules ?? []
-        let paths = rules.map { strdup($0.path) }
+        let paths = rules.map { strdup($0.confinedPath ?? $0.path) }
         defer { paths.forEach { free($0) } }
+        let confinedTo: [UnsafeMutablePointer<CChar>?] = rules.map { rule in
+            guard rule.confinedPath != nil, let folder = rule.confinedTo else { return nil }
+            return strdup(folder)
+        }
+        defer { confinedTo.forEach { free($0) } }
+        let confinedPointers: [UnsafePointer<CChar>?] = confinedTo.map { $0.map { UnsafePointer($0) } }
         let hidden = hiddenPaths.map { strdup($0) }
         defer { hidden.forEach { free($0) } }
         let access = rules.map { CUnsignedLongLong($0.access.rawValue) }
@@ -100,26 +117,47 @@ public struct ProcessRestrictions: Sendable, Hashable {
             values.withUnsafeBufferPointer { values in
                 paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { paths in
                     access.withUnsafeBufferPointer { access in
-                        hidden.map { UnsafePointer($0) }.withUnsafeBufferPointer { hidden in
-                            var sandbox = appex_sandbox(
-                                namespaces: namespaces.rawValue, userMap: userMap, groupMap: groupMap,
-                                limitResources: cResources.baseAddress, limitValues: values.baseAddress, limitCount: CInt(values.count),
-                                landlockABI: CInt(landlock?.abi ?? 0),
-                                handledFilesystem: CUnsignedLongLong(landlock?.handledFilesystem.rawValue ?? 0),
-                                handledNetwork: CUnsignedLongLong(landlock?.handledNetwork.rawValue ?? 0),
-                                scopes: CUnsignedLongLong(landlock?.scopes.rawValue ?? 0),
-                                rulePaths: paths.baseAddress, ruleAccess: access.baseAddress, ruleCount: CInt(rules.count),
-                                seccompBaseline: seccompBaseline ? 1 : 0,
-                                hiddenPaths: hidden.baseAddress, hiddenCount: CInt(hidden.count),
-                                joinsNetwork: emptyNetwork == nil ? 0 : 1,
-                                joinedUserFD: emptyNetwork?.user.rawValue ?? -1,
-                                joinedNetworkFD: emptyNetwork?.network.rawValue ?? -1)
-                            return body(&sandbox)
+                        confinedPointers.withUnsafeBufferPointer { confinedTo in
+                            hidden.map { UnsafePointer($0) }.withUnsafeBufferPointer { hidden in
+                                var sandbox = appex_sandbox(
+                                    namespaces: namespaces.rawValue, userMap: userMap, groupMap: groupMap,
+                                    limitResources: cResources.baseAddress, limitValues: values.baseAddress, limitCount: CInt(values.count),
+                                    landlockABI: CInt(landlock?.abi ?? 0),
+                                    handledFilesystem: CUnsignedLongLong(landlock?.handledFilesystem.rawValue ?? 0),
+                                    handledNetwork: CUnsignedLongLong(landlock?.handledNetwork.rawValue ?? 0),
+                                    scopes: CUnsignedLongLong(landlock?.scopes.rawValue ?? 0),
+                                    rulePaths: paths.baseAddress, ruleAccess: access.baseAddress, ruleCount: CInt(rules.count),
+                                    ruleConfinedTo: confinedTo.baseAddress,
+                                    seccompBaseline: seccompBaseline ? 1 : 0,
+                                    seccompRefusesExecutableMemory: seccompRefusesExecutableMemory ? 1 : 0,
+                                    hiddenPaths: hidden.baseAddress, hiddenCount: CInt(hidden.count),
+                                    joinsNetwork: emptyNetwork == nil ? 0 : 1,
+                                    joinedUserFD: emptyNetwork?.user.rawValue ?? -1,
+                                    joinedNetworkFD: emptyNetwork?.network.rawValue ?? -1)
+                                return body(&sandbox)
+                            }
                         }
                     }
                 }
             }
         }
+    }
+
+    /// The error of the step `appex_spawn` reports as failed, with `errno`; for a confined
+    /// rule's path, which one and what was found there.
+    func failure(at step: CInt) -> SystemError {
+        let error = errno
+        let index = Int(step) - Int(APPEX_SPAWN_STEP_GRANT)
+        guard let rules = landlock?.rules, rules.indices.contains(index), let folder = rules[index].confinedTo else {
+            return SystemError(Self.stepName(step), errno: error)
+        }
+        let found = switch error {
+        case ELOOP: "a symbolic link is on the way, and none is followed below \(folder)"
+        case ENOTDIR: "it is not a folder"
+        case EXDEV: "it leads out of \(folder)"
+        default: "it can't be opened"
+        }
+        return SystemError("landlock: granting \(rules[index].path) refused: \(found)", errno: error)
     }
 
     /// The name of the step `appex_spawn` reports as failed.

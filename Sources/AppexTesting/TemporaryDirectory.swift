@@ -1,3 +1,4 @@
+import AppexSystem
 public import Foundation
 
 /// A fresh folder under the system's temporary directory, removed with everything in it
@@ -19,6 +20,7 @@ public struct TemporaryDirectory: ~Copyable, Sendable {
     }
 
     deinit {
-        try? FileManager.default.removeItem(at: url)
+        // Installed bundles are read-only, which FileManager's removal can't get through.
+        try? ConfinedFolder.removeTree(atPath: url.path)
     }
 }

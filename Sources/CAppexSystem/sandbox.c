@@ -15,6 +15,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <stddef.h>
@@ -58,7 +59,24 @@ int appex_seccomp_available(void) {
 #define APPEX_LANDLOCK_FILE_RIGHTS \
     (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | (1ULL << 14) | (1ULL << 15))
 
-APPEX_CHILD_SIDE static int appex_apply_landlock(const appex_sandbox *sandbox) {
+/// Opens the folder `relative` inside the folder `confinedTo` (O_PATH), resolved by the kernel
+/// beneath it and through no symbolic link: a link on the way fails with ELOOP, a `..` that
+/// leaves it with EXDEV, and anything but a folder at the end with ENOTDIR.
+APPEX_CHILD_SIDE static int appex_open_confined(const char *confinedTo, const char *relative) {
+    int folder = open(confinedTo, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (folder < 0) return -1;
+    struct open_how how = {
+        .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+    };
+    int target = (int)syscall(SYS_openat2, folder, relative, &how, sizeof(how));
+    int error = errno;
+    close(folder);
+    errno = error;
+    return target;
+}
+
+APPEX_CHILD_SIDE static int appex_apply_landlock(const appex_sandbox *sandbox, int *failedStep) {
     struct appex_landlock_ruleset_attr attributes = {
         .handled_access_fs = sandbox->handledFilesystem,
         .handled_access_net = sandbox->handledNetwork,
@@ -70,10 +88,14 @@ APPEX_CHILD_SIDE static int appex_apply_landlock(const appex_sandbox *sandbox) {
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, size, 0);
     if (ruleset < 0) return -1;
     for (int index = 0; index < sandbox->ruleCount; index++) {
-        int target = open(sandbox->rulePaths[index], O_PATH | O_CLOEXEC);
+        const char *confinedTo = sandbox->ruleConfinedTo ? sandbox->ruleConfinedTo[index] : NULL;
+        int target = confinedTo ? appex_open_confined(confinedTo, sandbox->rulePaths[index])
+                                : open(sandbox->rulePaths[index], O_PATH | O_CLOEXEC);
         if (target < 0) {
-            // A path that doesn't exist grants nothing; any other failure is an error.
+            // A path that doesn't exist grants nothing; any other failure is an error, and a
+            // confined path's names the rule.
             if (errno == ENOENT) continue;
+            if (confinedTo) *failedStep = APPEX_SPAWN_STEP_GRANT + index;
             goto fail;
         }
         struct stat status;
@@ -137,17 +159,23 @@ static const int appex_denied_calls[] = {
 #define APPEX_DENIED_COUNT (sizeof(appex_denied_calls) / sizeof(appex_denied_calls[0]))
 #define APPEX_NAMESPACE_FLAGS (CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
-APPEX_CHILD_SIDE static int appex_apply_seccomp(void) {
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
+
+APPEX_CHILD_SIDE static int appex_apply_seccomp(int refusesExecutableMemory) {
 #ifndef APPEX_AUDIT_ARCH
     errno = ENOSYS;
     return -1;
 #else
     // The program, in order: check the architecture (3); load the call's number and refuse
-    // x32 calls (2); one test per denied call; clone3 (1); socket with AF_UNIX (3); clone
-    // with a namespace flag (3); allow; then the three refusals the tests jump to.
-    enum { count = 3 + 2 + APPEX_DENIED_COUNT + 1 + 3 + 3 + 1 + 3 };
-    enum { allow = count - 4, refuseEPERM = count - 3, refuseENOSYS = count - 2, refuseEACCES = count - 1 };
-    struct sock_filter program[count];
+    // x32 calls (2); one test per denied call; clone3 (1); socket with AF_UNIX (3); with
+    // `refusesExecutableMemory`, memfd_create without MFD_NOEXEC_SEAL (3); clone with a
+    // namespace flag (3); allow; then the three refusals the tests jump to.
+    enum { most = 3 + 2 + APPEX_DENIED_COUNT + 1 + 3 + 3 + 3 + 1 + 3 };
+    const size_t count = most - (refusesExecutableMemory ? 0 : 3);
+    const size_t allow = count - 4, refuseEPERM = count - 3, refuseENOSYS = count - 2, refuseEACCES = count - 1;
+    struct sock_filter program[most];
     size_t at = 0;
     // A jump from instruction `at` to `target`: BPF counts from the next instruction.
 #define APPEX_TO(target) ((unsigned char)((target) - at - 1))
@@ -173,6 +201,16 @@ APPEX_CHILD_SIDE static int appex_apply_seccomp(void) {
     program[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
     program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, APPEX_TO(refuseEACCES), APPEX_TO(allow));
     at++;
+    // A memory file has no path, so Landlock's execute right doesn't reach it: one the
+    // process wrote could be run (execve of /proc/self/fd/N, or execveat with AT_EMPTY_PATH).
+    // Only one sealed against execution (MFD_NOEXEC_SEAL, Linux 6.3) may be made.
+    if (refusesExecutableMemory) {
+        program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_memfd_create, 0, 2);
+        at++;
+        program[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1]));
+        program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MFD_NOEXEC_SEAL, APPEX_TO(allow), APPEX_TO(refuseEACCES));
+        at++;
+    }
     // Not clone: skip the flag test, to the allow.
     program[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 2);
     at++;
@@ -434,7 +472,7 @@ APPEX_CHILD_SIDE int appex_sandbox_apply(const appex_sandbox *sandbox, int *fail
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) return -1;
     if (sandbox->landlockABI > 0) {
         *failedStep = APPEX_SPAWN_STEP_LANDLOCK;
-        if (appex_apply_landlock(sandbox) < 0) return -1;
+        if (appex_apply_landlock(sandbox, failedStep) < 0) return -1;
     }
     *failedStep = APPEX_SPAWN_STEP_EXEC;
     return 0;
@@ -450,9 +488,9 @@ APPEX_CHILD_SIDE int appex_sandbox_apply_limits(const appex_sandbox *sandbox, in
     return 0;
 }
 
-APPEX_CHILD_SIDE int appex_sandbox_apply_seccomp(int *failedStep) {
+APPEX_CHILD_SIDE int appex_sandbox_apply_seccomp(const appex_sandbox *sandbox, int *failedStep) {
     *failedStep = APPEX_SPAWN_STEP_SECCOMP;
-    if (appex_apply_seccomp() < 0) return -1;
+    if (appex_apply_seccomp(sandbox->seccompRefusesExecutableMemory) < 0) return -1;
     *failedStep = APPEX_SPAWN_STEP_EXEC;
     return 0;
 }

@@ -122,6 +122,14 @@ int appex_open_beneath(int folder, const char *path, int flags, mode_t mode) {
     return (int)syscall(SYS_openat2, folder, path, &how, sizeof(how));
 }
 
+int appex_open_within(int folder, const char *path, int flags) {
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_CLOEXEC),
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+    };
+    return (int)syscall(SYS_openat2, folder, path, &how, sizeof(how));
+}
+
 int appex_peer_credentials(int socket, pid_t *pid, uid_t *uid, gid_t *gid) {
     struct ucred credentials;
     socklen_t length = sizeof(credentials);
@@ -161,8 +169,23 @@ int appex_pidfd_reap(int pidfd, int *code, int *status) {
     return 1;
 }
 
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
+
 int appex_memfd_create(const char *name) {
-    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    // Sealed against execution where the kernel can (Linux 6.3), which a sandbox's seccomp
+    // baseline asks of every memory file; MFD_NOEXEC_SEAL allows the other seals too.
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_NOEXEC_SEAL);
+    if (fd < 0 && errno == EINVAL) fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    return fd;
+}
+
+int appex_memfd_noexec_seal_available(void) {
+    int fd = memfd_create("appex-probe", MFD_CLOEXEC | MFD_NOEXEC_SEAL);
+    if (fd < 0) return 0;
+    close(fd);
+    return 1;
 }
 
 int appex_memfd_seal(int fd) {
@@ -264,7 +287,7 @@ APPEX_CHILD_SIDE static void appex_child(const char *path, char *const argv[], c
 
     if (options->directory && chdir(options->directory) < 0) goto fail;
     if (options->sandbox && appex_sandbox_apply_limits(options->sandbox, &step) < 0) goto fail;
-    if (options->sandbox && options->sandbox->seccompBaseline && appex_sandbox_apply_seccomp(&step) < 0) goto fail;
+    if (options->sandbox && options->sandbox->seccompBaseline && appex_sandbox_apply_seccomp(options->sandbox, &step) < 0) goto fail;
     execve(path, argv, envp);
 fail:
     appex_report_failure(errorPipe, errno, step);

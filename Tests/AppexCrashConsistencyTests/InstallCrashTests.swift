@@ -122,7 +122,7 @@ import Testing
     }
 
     private func restoreTemplate() throws {
-        try FileManager.default.removeItem(at: test.home.dataDirectory)
+        try ConfinedFolder.removeTree(atPath: test.home.dataDirectory.path)
         try FileManager.default.copyItem(at: template, to: test.home.dataDirectory)
     }
 

@@ -118,7 +118,7 @@ import Testing
         return CrashLoop(
             program: worker,
             reset: {
-                try FileManager.default.removeItem(at: self.test.home.dataDirectory)
+                try ConfinedFolder.removeTree(atPath: self.test.home.dataDirectory.path)
                 try FileManager.default.copyItem(at: self.template, to: self.test.home.dataDirectory)
             },
             observe: { try self.read() },

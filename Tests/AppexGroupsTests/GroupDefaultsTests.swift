@@ -146,6 +146,54 @@ import Testing
         #expect(kept.count == 1, "what was planted is kept for whoever wants to look: \(kept)")
     }
 
+    /// The review's attack: an extension of the group plants a link at the name of the copy
+    /// the app writes before its rename (its pid is a guess among few). The app's next change
+    /// truncated the file the link named and wrote the suite into it: `authorized_keys`, with
+    /// a key among the values. The copy is now made new, never written through a link.
+    @Test func aLinkPlantedAtTheUnfinishedCopysNameIsRemovedNotWrittenThrough() throws {
+        let defaults = try open()
+        defaults.set("first", forKey: "key")
+        let preferences = folder.appendingPathComponent("Library/Preferences")
+        let victim = folder.appendingPathComponent("authorized_keys")
+        try Data("the user's keys\n".utf8).write(to: victim)
+        let copy = preferences.appendingPathComponent(".\(suite).plist.\(getpid()).unfinished").path
+        #expect(symlink(victim.path, copy) == 0)
+        defaults.set("ssh-ed25519 AAAA attacker", forKey: "key")
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "the user's keys\n")
+        #expect(try open().string(forKey: "key") == "ssh-ed25519 AAAA attacker")
+        #expect(!FileManager.default.fileExists(atPath: copy))
+    }
+
+    /// A member of the group renames a file over the suite that would take the app's memory:
+    /// shared references that stand for 16⁴⁰ values, or a sparse file of a terabyte. Each is
+    /// set aside unbuilt and unread, as a damaged file is.
+    @Test(.timeLimit(.minutes(1)), arguments: ["shared", "sparse"])
+    func aSuiteFileThatWouldTakeTheAppsMemoryIsSetAsideUnread(kind: String) throws {
+        let preferences = folder.appendingPathComponent("Library/Preferences")
+        try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+        let planted = preferences.appendingPathComponent("\(suite).plist")
+        if kind == "shared" {
+            try HostilePropertyLists.sharedLevels(40, width: 16).write(to: planted)
+        } else {
+            #expect(FileManager.default.createFile(atPath: planted.path, contents: nil))
+            #expect(truncate(planted.path, 1 << 40) == 0)
+        }
+        let defaults = try open()
+        #expect(defaults.dictionaryRepresentation().isEmpty)
+        defaults.set("fresh", forKey: "key")
+        #expect(try open().string(forKey: "key") == "fresh")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: preferences.path).filter { $0.contains(".corrupt-") }
+        #expect(kept.count == 1, "\(kept)")
+    }
+
+    @Test func aChangeThatWouldMakeTheSuiteLargerThanItsLimitIsRefusedAndTheSuiteKept() throws {
+        let defaults = try open()
+        defaults.set("kept", forKey: "small")
+        defaults.set(Data(count: 17 << 20), forKey: "large")
+        #expect(defaults.data(forKey: "large") == nil)
+        #expect(try open().string(forKey: "small") == "kept")
+    }
+
     /// A FIFO planted at the lock's path makes the suite unavailable, said on standard error,
     /// rather than hanging the process that opens it.
     @Test func aFIFOAtTheLocksPathGivesNilRatherThanHanging() throws {

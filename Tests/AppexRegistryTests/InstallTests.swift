@@ -1,8 +1,10 @@
+import AppexBundles
 import AppexCore
 import AppexRegistry
 import AppexSamples
 import AppexTesting
 import Foundation
+import Glibc
 import Testing
 
 /// Install, reinstall and uninstall, against a real SQLite registry in a private home.
@@ -225,3 +227,77 @@ import Testing
         #expect(try registry.app("COM.EXAMPLE.TOOL")?.identifier == "com.example.tool")
     }
 }
+
+/// The installed copy is a real tree that only the registry changes: a bundle given as a link
+/// is copied, not stored as the link, and the author's folder can't reach it afterwards.
+@Suite final class InstalledTreeTests {
+    let test: TestHome
+    let registry: Registry
+
+    init() async throws {
+        test = try TestHome()
+        registry = try Registry(home: test.home)
+    }
+
+    /// Writes a small valid app, as its author has it, under `folder`.
+    func authorsApp(in folder: URL) throws -> URL {
+        var app = BundleBuilder.app("com.example.linked", in: folder)
+        app.addExtension("Share", identifier: "com.example.linked.share", point: "com.apple.share-services",
+                         attributes: ["NSExtensionActivationRule": ["NSExtensionActivationSupportsText": true]])
+        return try app.write()
+    }
+
+    /// The review's escape: `appex install X.app`, X.app a link, stored the link; the author
+    /// then added `Frameworks → /` to their own folder, and every extension could read `/`.
+    @Test func aBundleGivenAsALinkIsInstalledAsARealCopyTheAuthorCantChangeLater() async throws {
+        let real = try authorsApp(in: test.scratch.appendingPathComponent("build"))
+        let given = test.scratch.appendingPathComponent("Linked.app")
+        try FileManager.default.createSymbolicLink(atPath: given.path, withDestinationPath: real.path)
+        let installed = try await onThread { [registry] in try registry.install(appAt: given) }
+        var status = stat()
+        #expect(lstat(installed.url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR, "a real folder, not a link")
+        #expect(installed.url.lastPathComponent == "Linked.app")
+        try FileManager.default.createSymbolicLink(atPath: real.appendingPathComponent("Frameworks").path, withDestinationPath: "/")
+        #expect(!FileManager.default.fileExists(atPath: installed.url.appendingPathComponent("Frameworks").path))
+        #expect(BundleValidator(types: .system).validate(appAt: installed.url).isValid)
+    }
+
+    @Test func theInstalledTreeIsReadOnlyAndUninstallRemovesItAll() async throws {
+        let app = try authorsApp(in: test.scratch)
+        let installed = try await onThread { [registry] in try registry.install(appAt: app) }
+        let folder = installed.url.deletingLastPathComponent()
+        for url in [folder, installed.url, installed.url.appendingPathComponent("PlugIns"), installed.extensions[0].url] {
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
+            #expect(mode == 0o555, "\(url.path): \(String(mode, radix: 8))")
+        }
+        let executable = try #require(FileManager.default.attributesOfItem(atPath: installed.executableURL.path)[.posixPermissions] as? Int)
+        let info = try #require(FileManager.default.attributesOfItem(atPath: installed.url.appendingPathComponent("Info.plist").path)[.posixPermissions] as? Int)
+        #expect(executable == 0o555 && info == 0o444, "\(String(executable, radix: 8)) \(String(info, radix: 8))")
+        // Root passes over permissions; anyone else is refused.
+        if geteuid() != 0 {
+            #expect(!FileManager.default.createFile(atPath: installed.url.appendingPathComponent("planted").path, contents: Data()))
+        }
+        try registry.uninstall(installed.identifier)
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
+    /// An Info.plist of 6 KB in binary, one string of 1,000 characters that 5,000 entries
+    /// share, is 5 MB as the XML the registry stores: the record could never be read back, and
+    /// every listing that read it failed. The install is refused instead.
+    @Test func anInfoPlistThatStandsForMoreXMLThanARecordHoldsIsRefusedAndTheRegistryStillReads() async throws {
+        let other = try authorsApp(in: test.scratch.appendingPathComponent("other"))
+        _ = try await onThread { [registry] in try registry.install(appAt: other) }
+        let url = try BundleBuilder.app("com.example.terse", in: test.scratch.appendingPathComponent("terse")).write()
+        let info = url.appendingPathComponent("Info.plist")
+        var entries = try #require(try PropertyListValue(decoding: Data(contentsOf: info)).dictionaryValue)
+        entries["Padding"] = .array(Array(repeating: .string(String(repeating: "x", count: 1000)), count: 5000))
+        let binary = HostilePropertyLists.binary(sharingStrings: .dictionary(entries))
+        #expect(binary.count < 20_000, "\(binary.count) bytes")
+        try binary.write(to: info)
+        let error = await #expect(throws: RegistryError.self) { try await onThread { [registry] in try registry.install(appAt: url) } }
+        #expect(error?.code == .invalidBundle, "\(String(describing: error))")
+        #expect(error?.message.contains("bytes written as XML, over the 4194304 a registry record may hold") == true, "\(String(describing: error))")
+        #expect(try registry.apps().map(\.identifier) == ["com.example.linked"])
+    }
+}
+

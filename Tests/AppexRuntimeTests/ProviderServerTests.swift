@@ -137,3 +137,15 @@ import Testing
         #expect(result.payload == .error(ErrorInfo(domain: "com.example.disk", code: 28, message: "disk full")))
     }
 }
+
+/// What another process names its attachment is a name a host may save under, never a path:
+/// an Action returned `../../.bashrc` as a text part's name, and `appex action --output DIR`
+/// wrote it outside `DIR`.
+@Suite struct RemoteProviderNameTests {
+    @Test(arguments: [("../../.bashrc", ".._.._.bashrc"), ("..", "item"), (".", "item"), ("", "item"), ("notes.txt", "notes.txt"),
+                      ("/etc/passwd", "_etc_passwd")])
+    func aSuggestedNameFromAnotherProcessIsAFileName(sent: String, kept: String) {
+        let provider = RemoteProvider.make(WireAttachment(providerID: 1, suggestedName: sent, representations: [])) { _, _ in }
+        #expect(provider.suggestedName == kept)
+    }
+}

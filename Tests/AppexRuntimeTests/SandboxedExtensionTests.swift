@@ -2,9 +2,11 @@ import AppexCore
 import AppexHost
 import AppexItems
 import AppexLocking
+import AppexRegistry
 import AppexSandbox
 import AppexSystem
 import AppexTesting
+import AppexWire
 import Foundation
 import Glibc
 import Testing
@@ -171,5 +173,27 @@ final class SandboxedExtensionTests {
         let refusal = try #require(results[1].firstMatch(of: /refused: Resource temporarily unavailable after (\d+)/), "\(results)")
         #expect((1..<Self.processLimit).contains(Int(refusal.1) ?? 0), "\(results)")
         #expect(world.extensionSessions().count <= 1, "the children were reaped")
+    }
+
+    /// The review's escape, end to end: a `Frameworks` that leads to `/` through a chain of
+    /// links was granted as `/`, and the extension read the user's files. Planted in the
+    /// installed copy (validation and install refuse such a bundle), it now fails the launch,
+    /// naming the path, and the extension never runs.
+    @Test func aFrameworksFolderThatLeadsToTheRootThroughLinksFailsTheLaunchAndNamesIt() async throws {
+        let home = try secret(at: world.root.appendingPathComponent("user-home/notes.txt"))
+        let app = try #require(try Registry(home: world.test.home).app(FaultWorld.appIdentifier)).url
+        chmod(app.path, 0o755)
+        let up = app.appendingPathComponent("a/b/up")
+        try FileManager.default.createDirectory(at: up.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: up.path, withDestinationPath: "../..")
+        try FileManager.default.createSymbolicLink(atPath: app.appendingPathComponent("Frameworks").path,
+                                                   withDestinationPath: "a/b/up/" + String(repeating: "../", count: app.pathComponents.count))
+        #expect(FileManager.default.fileExists(atPath: app.appendingPathComponent("Frameworks").path + home))
+        let target = try await world.extension("attempts")
+        let error = await #expect(throws: ErrorInfo.self) { try await target.outcome([textItem("read \(home)")]) }
+        #expect(error?.message.contains("granting \(app.path)/Frameworks refused: a symbolic link is on the way") == true,
+                "\(String(describing: error))")
+        #expect(error?.recoverySuggestion.contains("reinstall the app") == true, "\(String(describing: error))")
+        #expect(world.extensionSessions().isEmpty, "the extension never ran")
     }
 }

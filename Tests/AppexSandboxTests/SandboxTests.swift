@@ -125,10 +125,14 @@ import Testing
     @Test func aMissingLayerIsReportedAndStrictModeRefusesToLaunch() throws {
         let bare = Sandbox.KernelSupport(landlockABI: nil, seccomp: false)
         let lenient = Sandbox(kernel: bare, isStrict: false)
-        #expect(lenient.missingLayers.map(\.kind) == [.landlockFilesystem, .landlockNetwork, .landlockScopes, .seccomp])
+        #expect(lenient.missingLayers.map(\.kind) == [.landlockFilesystem, .landlockNetwork, .landlockScopes, .seccomp, .executableMemory])
         #expect(lenient.missingLayers.allSatisfy { "\($0)".contains("unavailable (") })
         let restrictions = try lenient.restrictions(for: testProfile())
-        #expect(restrictions.landlock == nil && !restrictions.seccompBaseline)
+        #expect(restrictions.landlock == nil && !restrictions.seccompBaseline && !restrictions.seccompRefusesExecutableMemory)
+        let beforeLinux63 = Sandbox(kernel: Sandbox.KernelSupport(landlockABI: 6, seccomp: true, memoryFilesSealAgainstExecution: false), isStrict: false)
+        #expect(beforeLinux63.missingLayers.map(\.kind) == [.executableMemory])
+        #expect("\(beforeLinux63.missingLayers[0])".contains("needs Linux 6.3"), "\(beforeLinux63.missingLayers[0])")
+        #expect(try beforeLinux63.restrictions(for: testProfile()).seccompRefusesExecutableMemory == false)
 
         let strict = Sandbox(kernel: bare, isStrict: true)
         #expect(throws: SandboxError.self) { try strict.restrictions(for: testProfile()) }

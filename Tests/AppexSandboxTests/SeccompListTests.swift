@@ -88,4 +88,51 @@ struct SeccompListTests {
         #expect(filtered.status == .signaled(SIGSYS, coreDumped: false), "\(filtered.output)")
         #expect(!filtered.output.contains("answered"), "\(filtered.output)")
     }
+
+    /// Runs a program it writes into a memory file, which has no path for Landlock's execute
+    /// right to govern: through `/proc/self/fd/N` and through `execveat(AT_EMPTY_PATH)`
+    /// (fexecve). Prints how each step went.
+    static let memoryProgram = """
+        import errno, os, sys
+        def attempt(name, make):
+            try:
+                fd = make()
+                print(name, "made")
+                return fd
+            except OSError as error:
+                print(name, errno.errorcode[error.errno])
+        attempt("memfd plain", lambda: os.memfd_create("plain", 1))
+        attempt("memfd exec", lambda: os.memfd_create("exec", 1 | 0x10))  # MFD_EXEC
+        fd = attempt("memfd sealed", lambda: os.memfd_create("sealed", 1 | 0x8))  # MFD_NOEXEC_SEAL
+        fd = fd if fd is not None else os.memfd_create("fallback", 1)
+        with open("/bin/true", "rb") as program:
+            os.write(fd, program.read())
+        for how in ["proc", "fexecve"]:
+            sys.stdout.flush()
+            child = os.fork()
+            if child == 0:
+                try:
+                    os.execv(f"/proc/self/fd/{fd}", ["true"]) if how == "proc" else os.execve(fd, ["true"], {})
+                except OSError as error:
+                    print("run", how, errno.errorcode[error.errno], flush=True)
+                    os._exit(3)
+            _, status = os.waitpid(child, 0)
+            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+                print("run", how, "ran")
+        """
+
+    /// The review's low finding: `memfd_create`, then `execve("/proc/self/fd/N")`, ran a
+    /// program the extension wrote, though "nothing it writes runs". A memory file must now
+    /// be sealed against execution, and one that is can't be run either way.
+    @Test(.enabled(if: Sandbox.KernelSupport.current.memoryFilesSealAgainstExecution))
+    func aProgramWrittenIntoMemoryNeverRuns() throws {
+        let filtered = try runPython(Self.memoryProgram, profile: testProfile(), sandbox: Self.sandbox(seccomp: true))
+        #expect(filtered.output.split(separator: "\n") == [
+            "memfd plain EACCES", "memfd exec EACCES", "memfd sealed made", "run proc EACCES", "run fexecve EACCES",
+        ], "\(filtered.output)")
+        let unfiltered = try runPython(Self.memoryProgram, profile: testProfile(), sandbox: Self.sandbox(seccomp: false))
+        #expect(unfiltered.output.split(separator: "\n") == [
+            "memfd plain made", "memfd exec made", "memfd sealed made", "run proc EACCES", "run fexecve EACCES",
+        ], "without the filter, the memory files are made, and only the sealed one can't run: \(unfiltered.output)")
+    }
 }

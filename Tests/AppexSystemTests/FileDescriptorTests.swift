@@ -133,3 +133,31 @@ func makePipeWithSoleWriter() throws -> (read: FileDescriptor, write: SoleOwner)
         #expect(error.description.hasSuffix("(errno \(EDOM))"))
     }
 }
+
+/// A copy of a file another process hands over costs what the file's data costs, not what its
+/// size says: a sparse file of a terabyte, copied into the host's temporary folder or appexd's
+/// spool, would otherwise fill the disk with zeros.
+@Suite struct SparseCopyTests {
+    @Test func holesStayHolesAndTheDataAroundThemIsCopied() throws {
+        let folder = try TemporaryDirectory()
+        let source = folder.url.appendingPathComponent("sparse")
+        let terabyte: off_t = 1 << 40
+        let file = try FileDescriptor.open(source.path, flags: O_RDWR | O_CREAT, mode: 0o600)
+        try file.write(Array("start".utf8))
+        #expect(pwrite(file.rawValue, "middle", 6, terabyte / 2) == 6)
+        #expect(ftruncate(file.rawValue, terabyte) == 0)
+        _ = lseek(file.rawValue, 3, SEEK_SET)
+        let copy = folder.url.appendingPathComponent("copy")
+        try file.copyContents(toNewFileAt: copy.path)
+        #expect(lseek(file.rawValue, 0, SEEK_CUR) == 3, "the sender's offset is as it was")
+        var status = stat()
+        #expect(stat(copy.path, &status) == 0)
+        #expect(status.st_size == terabyte)
+        #expect(status.st_blocks * 512 < 1 << 20, "\(status.st_blocks) blocks")
+        let copied = try FileDescriptor.open(copy.path)
+        #expect(try copied.read(upTo: 5, at: 0) == Array("start".utf8))
+        #expect(try copied.read(upTo: 6, at: Int(terabyte / 2)) == Array("middle".utf8))
+        #expect(try copied.read(upTo: 4, at: Int(terabyte / 4)) == [0, 0, 0, 0])
+    }
+}
+

@@ -27,8 +27,10 @@ import Testing
         let file = try sealed([1])
         // F_GET_SEALS and the seals, from <linux/fcntl.h>; Glibc hides them without _GNU_SOURCE.
         let seals = fcntl(file.rawValue, 1024 + 10)
-        let (seal, shrink, grow, write): (Int32, Int32, Int32, Int32) = (1, 2, 4, 8)
-        #expect(seals == seal | shrink | grow | write)
+        let (seal, shrink, grow, write, exec): (Int32, Int32, Int32, Int32, Int32) = (1, 2, 4, 8, 0x20)
+        // Sealed against execution too, where the kernel can (MFD_NOEXEC_SEAL, Linux 6.3).
+        let execution = ProcessRestrictions.memoryFilesCanBeSealedAgainstExecution ? exec : 0
+        #expect(seals == seal | shrink | grow | write | execution)
     }
 
     @Test func writesAreRefused() throws {

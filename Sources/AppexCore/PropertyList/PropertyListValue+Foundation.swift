@@ -18,9 +18,7 @@ extension PropertyListValue {
         guard !data.isEmpty else {
             throw PropertyListError(.malformed, "is empty")
         }
-        if let offset = BinaryPropertyList.firstSet(in: data) {
-            throw PropertyListError(.malformed, "is a binary property list holding a set at byte \(offset); property lists hold arrays, not sets")
-        }
+        try PropertyListStructure.check(data)
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

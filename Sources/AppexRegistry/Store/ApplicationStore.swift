@@ -1,5 +1,8 @@
+import AppexBundles
 import AppexCore
+import AppexSystem
 import Foundation
+import Glibc
 
 /// The file side of installing: copying bundles into `Applications/`, making containers,
 /// and removing folders, never anything outside the Appex home.
@@ -10,21 +13,52 @@ struct ApplicationStore {
     /// The prefix of a folder an install is still copying into.
     static let incomingPrefix = ".incoming-"
 
-    /// Copies `source` (a `.app` folder) into a new private folder under `Applications/`,
-    /// keeping symbolic links as links and permissions as they are. Returns the copy's URL.
+    /// Copies `source` (a `.app` folder) into a new private folder under `Applications/`, and
+    /// returns the copy's URL. The copy is a real tree, read through descriptors from the
+    /// folder `source` names (a link there is the caller's, and followed): links inside are
+    /// kept as links, and anything the author changes meanwhile is copied as it was when
+    /// opened, or stops the copy. The copy is read-only, so that only the registry changes it.
+    ///
+    /// - Throws: ``RegistryError`` with ``RegistryError/Code/invalidBundle`` when the bundle
+    ///   holds what can't be copied or is over a limit, or the error of the file system.
     func copyIn(_ source: URL) throws -> URL {
         try fileManager.createDirectory(at: home.applicationsDirectory, withIntermediateDirectories: true)
         let folder = home.applicationsDirectory.appendingPathComponent(Self.incomingPrefix + Self.token())
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: false)
         let destination = folder.appendingPathComponent(source.lastPathComponent)
         do {
-            try fileManager.copyItem(at: source, to: destination)
+            try fileManager.createDirectory(at: destination, withIntermediateDirectories: false)
+            try Self.copyTree(from: source, to: destination)
+            guard chmod(folder.path, 0o555) == 0 else { throw SystemError("chmod", subject: folder.path) }
         } catch {
-            try? fileManager.removeItem(at: folder)
+            remove(folder.path)
             throw error
         }
         return destination
     }
+
+    /// Copies the tree of the folder `source` into the empty folder `destination`; what the
+    /// bundle's author decides (a FIFO, a limit passed) is an invalid bundle.
+    private static func copyTree(from source: URL, to destination: URL) throws {
+        let failure: SystemError
+        do {
+            let from = try ConfinedFolder(trusted: source.path)
+            defer { from.close() }
+            let into = try ConfinedFolder(destination.path)
+            defer { into.close() }
+            try FolderCopy(limits: bundleLimits).copy(from: from, into: into)
+            return
+        } catch {
+            failure = error
+        }
+        guard [EINVAL, EFBIG, ELOOP, ENOTDIR].contains(failure.errno) else { throw failure }
+        throw RegistryError(.invalidBundle, "\(source.lastPathComponent) can't be copied: \(failure)",
+                            hint: "a bundle holds folders, files and links only, within its limits; install it once it is finished")
+    }
+
+    /// What a bundle may hold: ``BundleLayout``'s limits.
+    static let bundleLimits = FolderCopy.Limits(files: BundleLayout.maximumFileCount, depth: BundleLayout.maximumDepth,
+                                                bytes: BundleLayout.maximumSize)
 
     /// Moves a copied bundle's private folder to its final name, `Applications/<id>-<token>/`.
     func settle(_ copy: URL, identifier: String) throws -> URL {
@@ -45,7 +79,7 @@ struct ApplicationStore {
     func sweepApplications(keeping used: Set<String>) {
         guard let names = try? fileManager.contentsOfDirectory(atPath: home.applicationsDirectory.path) else { return }
         for name in names where !used.contains(name) {
-            try? fileManager.removeItem(at: home.applicationsDirectory.appendingPathComponent(name))
+            remove(home.applicationsDirectory.appendingPathComponent(name).path)
         }
     }
 
@@ -59,11 +93,13 @@ struct ApplicationStore {
         }
     }
 
-    /// Removes `path` and everything in it, if it lies inside the Appex data folder.
+    /// Removes `path` and everything in it, if it lies inside the Appex data folder: links
+    /// inside (an extension may plant them in its container) are removed, never followed, and
+    /// a read-only installed bundle is made writable first.
     func remove(_ path: String) {
         let root = home.dataDirectory.standardizedFileURL.path + "/"
         guard URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(root) else { return }
-        try? fileManager.removeItem(atPath: path)
+        try? ConfinedFolder.removeTree(atPath: path)
     }
 
     private static func token() -> String {

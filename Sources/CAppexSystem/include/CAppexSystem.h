@@ -39,6 +39,13 @@ int appex_open_path(const char *path);
 /// and ELOOP for one through a link.
 int appex_open_beneath(int folder, const char *path, int flags, mode_t mode);
 
+/// Opens `path` relative to the folder `folder`, resolved by the kernel beneath it: symbolic
+/// links are followed while they lead to places beneath it, as the kernel would follow them
+/// (openat2 with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS), close-on-exec. Fails with EXDEV
+/// for a path or a chain of links that leaves the folder, or an absolute link, and ELOOP for
+/// a loop.
+int appex_open_within(int folder, const char *path, int flags);
+
 /// The peer's process, user and group ids, as the kernel recorded them at connect time.
 int appex_peer_credentials(int socket, pid_t *pid, uid_t *uid, gid_t *gid);
 
@@ -56,8 +63,12 @@ int appex_pidfd_send_signal(int pidfd, int signal);
 /// it still runs, or -1.
 int appex_pidfd_reap(int pidfd, int *code, int *status);
 
-/// An anonymous memory file (memfd_create), close-on-exec, that can be sealed.
+/// An anonymous memory file (memfd_create), close-on-exec, that can be sealed, and is
+/// sealed against execution where the kernel can (MFD_NOEXEC_SEAL, Linux 6.3).
 int appex_memfd_create(const char *name);
+
+/// 1 if this kernel makes memory files sealed against execution (MFD_NOEXEC_SEAL), else 0.
+int appex_memfd_noexec_seal_available(void);
 
 /// Seals a memory file against any further change of size or content.
 int appex_memfd_seal(int fd);
@@ -121,8 +132,17 @@ typedef struct {
     const char *const *rulePaths;
     const unsigned long long *ruleAccess;
     int ruleCount;
+    /// For each rule, NULL, or the folder its path lies in that others may change: the path
+    /// (then relative to that folder) is opened beneath it and through no symbolic link
+    /// (openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), and must be a folder. A link,
+    /// or anything but a folder, fails the spawn at APPEX_SPAWN_STEP_GRANT plus the rule's
+    /// index, rather than granting what the link leads to. The folder itself is trusted.
+    const char *const *ruleConfinedTo;
     /// Install the seccomp baseline (appex_sandbox.c lists what it refuses).
     int seccompBaseline;
+    /// With the baseline, also refuse (EACCES) a memory file not sealed against execution
+    /// (memfd_create without MFD_NOEXEC_SEAL), which needs Linux 6.3.
+    int seccompRefusesExecutableMemory;
     /// With CLONE_NEWNS: folders covered with an empty, read-only tmpfs in the child's mount
     /// namespace, so that nothing in them can be reached, by any call. A folder that doesn't
     /// exist is skipped.
@@ -150,6 +170,8 @@ enum {
     APPEX_SPAWN_STEP_PROC = 7,
     APPEX_SPAWN_STEP_HIDE = 8,
     APPEX_SPAWN_STEP_JOIN = 9,
+    /// Opening the path of confined rule N fails at this step plus N.
+    APPEX_SPAWN_STEP_GRANT = 1000,
 };
 
 /// The Landlock ABI version the kernel offers, or -1 (errno ENOSYS or EOPNOTSUPP) if none.
@@ -180,8 +202,8 @@ int appex_sandbox_enter_namespaces(const appex_sandbox *sandbox, int *failedStep
 /// child; `*failedStep` names the step that failed.
 int appex_sandbox_apply(const appex_sandbox *sandbox, int *failedStep);
 
-/// Installs the seccomp baseline in the calling process.
-int appex_sandbox_apply_seccomp(int *failedStep);
+/// Installs the seccomp baseline in the calling process, as `sandbox` says.
+int appex_sandbox_apply_seccomp(const appex_sandbox *sandbox, int *failedStep);
 
 /// In the child, once it holds only the descriptors it keeps: sets the sandbox's resource
 /// limits. The open-file limit must wait until then, since the parent (appexd, with hundreds
