@@ -26,11 +26,14 @@ final class ClientHandler: Sendable {
     /// Identifies the peer from the kernel, refuses other users, and starts serving.
     static func serve(_ socket: FileDescriptor, supervisor: Supervisor) {
         let id = supervisor.nextID()
-        let connection = Connection(socket: socket, name: "client \(id)", untrusted: UntrustedPeer(frameDeadline: supervisor.configuration.clientLimits.frameDeadline))
-        guard let credentials = try? connection.peerCredentials() else {
-            connection.close()
+        guard let credentials = try? PeerCredentials(of: socket) else {
+            socket.close()
             return
         }
+        let limits = supervisor.configuration.clientLimits
+        let connection = Connection(socket: socket, name: "client \(id)",
+                                    untrusted: UntrustedPeer(frameDeadline: limits.frameDeadline,
+                                                             descriptors: supervisor.descriptors.account(for: credentials.processID)))
         guard credentials.userID == geteuid() else {
             try? connection.send(.failure(Failure(error: ErrorInfo(
                 domain: AppexErrorDomain.runtime, code: 8,
@@ -41,6 +44,13 @@ final class ClientHandler: Sendable {
         }
         let record = ClientRecord(id: id, connection: connection, credentials: credentials, process: try? ProcessDescriptor(peerOf: socket),
                                   name: ProcessTree.name(of: credentials.processID) ?? "pid \(credentials.processID)")
+        // The kernel hands out the lowest free number, so one this high means appexd holds
+        // nearly all it may: the rest is kept for serving the clients it has.
+        guard socket.rawValue < supervisor.descriptorCeiling else {
+            Supervisor.refuse(record, "appexd holds \(socket.rawValue) of the \(OpenFileLimit.current) descriptors it may, and keeps the rest for the "
+                              + "clients it serves; try again once some have closed")
+            return
+        }
         if let refusal = supervisor.admit(record) {
             Supervisor.refuse(record, refusal)
             return

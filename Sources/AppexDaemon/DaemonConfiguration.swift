@@ -58,8 +58,9 @@ public struct DaemonConfiguration: Sendable {
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS`,
     /// `APPEX_REQUEST_DEADLINE_MS`, `APPEX_TERMINATION_GRACE_MS`, `APPEX_IDLE_CLOSE_MS`, `APPEX_TRANSFERS_CHECK_MS` and
     /// `APPEX_HANDSHAKE_DEADLINE_MS`, `APPEX_FRAME_DEADLINE_MS` (milliseconds),
-    /// `APPEX_MEMORY_LIMIT_MB` (mebibytes), `APPEX_PROCESS_LIMIT` (processes and threads) and
-    /// `APPEX_LOG_LIMIT_KB` (kibibytes).
+    /// `APPEX_MEMORY_LIMIT_MB` (mebibytes), `APPEX_PROCESS_LIMIT` (processes and threads),
+    /// `APPEX_LOG_LIMIT_KB` (kibibytes), and `APPEX_DESCRIPTORS_PER_PROCESS`,
+    /// `APPEX_DESCRIPTORS_IN_FLIGHT` and `APPEX_RESERVED_DESCRIPTORS` (descriptors, ``ClientLimits``).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
         func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
         var configuration = DaemonConfiguration(home: home)
@@ -71,6 +72,9 @@ public struct DaemonConfiguration: Sendable {
         if let check = milliseconds("APPEX_TRANSFERS_CHECK_MS") { configuration.transfersCheckInterval = check }
         if let deadline = milliseconds("APPEX_HANDSHAKE_DEADLINE_MS") { configuration.clientLimits.handshakeDeadline = deadline }
         if let deadline = milliseconds("APPEX_FRAME_DEADLINE_MS") { configuration.clientLimits.frameDeadline = deadline }
+        if let count = environment["APPEX_DESCRIPTORS_PER_PROCESS"].flatMap(Int.init) { configuration.clientLimits.descriptorsPerProcess = count }
+        if let count = environment["APPEX_DESCRIPTORS_IN_FLIGHT"].flatMap(Int.init) { configuration.clientLimits.descriptorsInFlight = count }
+        if let count = environment["APPEX_RESERVED_DESCRIPTORS"].flatMap(Int.init) { configuration.clientLimits.reservedDescriptors = count }
         configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }
         configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
         if let limit = environment["APPEX_LOG_LIMIT_KB"].flatMap(Int.init), limit > 0 { configuration.logLimit = limit * 1024 }

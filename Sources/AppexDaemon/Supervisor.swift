@@ -32,10 +32,19 @@ final class Supervisor: Sendable {
     let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     /// The background sessions and the processes attached to them.
     let transferSessions: TransferSessions
+    /// The descriptors clients' and extensions' unfinished frames may hold (``ClientLimits``).
+    let descriptors: DescriptorBudget
+    /// The lowest descriptor number a new connection may have: one at or past it would leave
+    /// appexd fewer than its reserve, since the kernel hands out the lowest free number.
+    let descriptorCeiling: Int32
 
     init(configuration: DaemonConfiguration, registry: Registry) {
         self.configuration = configuration
         self.registry = registry
+        let limits = configuration.clientLimits
+        let openFiles = Int(min(OpenFileLimit.current, UInt64(Int32.max)))
+        descriptors = DescriptorBudget(perPeer: limits.descriptorsPerProcess, total: limits.descriptorsInFlight(openFileLimit: openFiles))
+        descriptorCeiling = Int32(openFiles - limits.reservedDescriptors(openFileLimit: openFiles))
         transferSessions = TransferSessions(home: configuration.home, registry: registry,
                                             transfers: TransfersProcess(home: configuration.home, registry: registry, logLimit: configuration.logLimit))
     }
@@ -114,7 +123,8 @@ final class Supervisor: Sendable {
 
         let sessionID = nextID()
         let control = Connection(socket: daemonEnd, name: "\(installed.identifier)[\(process.processID)]",
-                                 untrusted: UntrustedPeer(frameDeadline: configuration.clientLimits.frameDeadline))
+                                 untrusted: UntrustedPeer(frameDeadline: configuration.clientLimits.frameDeadline,
+                                                          descriptors: descriptors.account(for: process.processID)))
         var record = ExtensionProcessRecord(
             sessionID: sessionID, installed: installed, policy: policy, hostID: client.id, process: process,
             control: control, startedAt: .now, phase: .launching(deadline: .now + policy.launchDeadline)

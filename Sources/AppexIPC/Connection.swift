@@ -155,7 +155,19 @@ public final class Connection: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Closes the connection from another thread as its peer's fault: the reader stops, and
+    /// the peer is told `error` before the close, as for bytes that broke the protocol.
+    func refuse(_ error: WireError) {
+        state.withLock { state in
+            if state.closure == nil { state.closure = .protocolError(error) }
+        }
+        UnixSocket.shutdownReading(socket)
+    }
+
     private func finish(_ closure: ConnectionClosure) {
+        if let account = untrusted?.descriptors {
+            _ = account.budget.hold(0, by: ObjectIdentifier(self), of: account.peer, refuse: { _ in }, offset: 0)
+        }
         let final = state.withLock { state in
             if state.closure == nil { state.closure = closure }
             return state.closure!
@@ -173,6 +185,7 @@ public final class Connection: Sendable, CustomStringConvertible {
         var received: [FileDescriptor] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var frameBegan: ContinuousClock.Instant?
+        var held = 0
         while true {
             let before = received.count
             let count: Int
@@ -206,6 +219,14 @@ public final class Connection: Sendable, CustomStringConvertible {
                 }
             } catch {
                 return .protocolError(error)
+            }
+            // What is left came with frames not yet whole: it counts against the peer's share.
+            if let account = untrusted?.descriptors, received.count != held {
+                held = received.count
+                if let error = account.budget.hold(held, by: ObjectIdentifier(self), of: account.peer,
+                                                   refuse: { [weak self] in self?.refuse($0) }, offset: decoder.streamOffset) {
+                    return .protocolError(error)
+                }
             }
             // What is left is the start of the next frame: its deadline runs from now if it
             // is new, and from its first byte if it is the same frame as before.

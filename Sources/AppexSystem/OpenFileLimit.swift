@@ -17,4 +17,11 @@ public enum OpenFileLimit {
         }
         return UInt64(limit.rlim_cur)
     }
+
+    /// The limit in force now (the soft one).
+    public static var current: UInt64 {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        return UInt64(limit.rlim_cur)
+    }
 }

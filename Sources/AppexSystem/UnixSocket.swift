@@ -91,6 +91,12 @@ public enum UnixSocket {
         _ = Glibc.shutdown(socket.rawValue, Int32(SHUT_RDWR))
     }
 
+    /// Shuts down the reading side only: a read blocked on the socket returns end of stream,
+    /// and sending still works.
+    public static func shutdownReading(_ socket: FileDescriptor) {
+        _ = Glibc.shutdown(socket.rawValue, Int32(SHUT_RD))
+    }
+
     /// Makes a blocked send fail with EAGAIN after `seconds`, so a peer that stops reading
     /// can't stall the sender forever.
     public static func setSendTimeout(_ socket: FileDescriptor, seconds: Double) throws(SystemError) {

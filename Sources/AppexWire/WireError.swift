@@ -32,6 +32,9 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let messageTooLarge = Code(name: "messageTooLarge")
         /// A frame began, and the rest of it did not come within the reader's deadline.
         public static let incompleteFrame = Code(name: "incompleteFrame")
+        /// The peer holds more descriptors in frames it has not finished than the reader
+        /// allows it, or than all its peers may hold together.
+        public static let descriptorLimit = Code(name: "descriptorLimit")
 
         public var description: String { name }
     }

@@ -3,18 +3,22 @@ import AppexWire
 import Foundation
 import Glibc
 
-// AppexConnectionFlood SOCKET COUNT SECONDS MARKER
+// AppexConnectionFlood SOCKET COUNT SECONDS MARKER [DESCRIPTORS]
 //
 // Opens COUNT connections to SOCKET and never greets; touches MARKER once all are open; reads
 // each until the peer closes it, for at most SECONDS; then prints, as JSON, how long that
 // took and what each connection was told. Runs apart from the tests, so thousands of open
 // descriptors never meet Foundation's Process.run there (it crashed reading /proc/self/fd).
+//
+// With DESCRIPTORS, each connection says Hello and then begins a frame that carries that
+// many descriptors (copies of /dev/null) and never finishes it, so the reader holds them.
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, let count = Int(arguments[2]), let seconds = Double(arguments[3]) else {
-    FileHandle.standardError.write(Data("usage: AppexConnectionFlood SOCKET COUNT SECONDS MARKER\n".utf8))
+guard arguments.count == 5 || arguments.count == 6, let count = Int(arguments[2]), let seconds = Double(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: AppexConnectionFlood SOCKET COUNT SECONDS MARKER [DESCRIPTORS]\n".utf8))
     exit(2)
 }
+let carried = arguments.count == 6 ? Int(arguments[5]) ?? 0 : 0
 var limit = rlimit()
 getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 limit.rlim_cur = min(limit.rlim_max, rlim_t(count + 64))
@@ -24,8 +28,20 @@ guard limit.rlim_cur >= rlim_t(count + 64) else {
     exit(3)
 }
 
+let hello = try WireMessage.hello(Hello(role: .host, name: "descriptor flood")).frameBytes()
+// A whole frame announcing `carried` descriptors, of which only the header is sent.
+let begun = Array(try WireMessage.ping(Call(1)).frameBytes(descriptorCount: carried).prefix(8))
+let null = try FileDescriptor.open("/dev/null")
 let started = ContinuousClock.now
-let sockets = try (0..<count).map { _ in try UnixSocket.connect(to: arguments[1]) }
+let sockets = try (0..<count).map { _ in
+    let socket = try UnixSocket.connect(to: arguments[1])
+    // Greeted at once, as a real client does, so none is pushed out for waiting.
+    if carried > 0 {
+        _ = try? hello.withUnsafeBytes { try UnixSocket.send(socket, $0) }
+        _ = try? begun.withUnsafeBytes { try UnixSocket.send(socket, $0, descriptors: Array(repeating: null, count: carried)) }
+    }
+    return socket
+}
 let opened = ContinuousClock.now - started
 _ = FileManager.default.createFile(atPath: arguments[4], contents: nil)
 
@@ -55,6 +71,8 @@ for index in received.indices where polled[index].fd == -1 {
     decoder.receive(received[index])
     var messages: [WireMessage] = []
     while let frame = try? decoder.nextFrame(), let message = try? WireMessage(frame) { messages.append(message) }
+    // A greeted connection was welcomed first.
+    if carried > 0, case .welcome? = messages.first { messages.removeFirst() }
     let key: String
     if messages.count == 1, case .failure(let failure) = messages[0] {
         key = "\(failure.error.code): \(failure.error.message)"
