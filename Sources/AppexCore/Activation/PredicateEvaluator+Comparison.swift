@@ -2,7 +2,7 @@ import Foundation
 
 extension PredicateEvaluator {
     /// Applies one comparison to one left value (an element, under ANY/ALL/NONE) and the right value.
-    func test(_ node: ComparisonNode, _ left: PredicateValue, _ right: PredicateValue) -> Bool {
+    func test(_ node: ComparisonNode, _ left: PredicateValue, _ right: PredicateValue, frame: inout PredicateFrame) -> Bool {
         switch node.operation {
         case .equal:
             return equal(node, left, right)
@@ -52,11 +52,14 @@ extension PredicateEvaluator {
             return PredicateStringMatching.like(PredicateStringMatching.fold(text, node.options), elements)
         case .matches:
             guard case .string(let text) = left, case .string(let pattern) = right else { return false }
+            let regex: LinearRegex
             if case .regex(let compiled) = node.prepared {
-                return PredicateStringMatching.matches(text, compiled.expression, node.options)
+                regex = compiled
+            } else {
+                guard let compiled = try? PredicateStringMatching.regex(pattern, node.options) else { return false }
+                regex = compiled
             }
-            guard let regex = try? PredicateStringMatching.regex(pattern, node.options) else { return false }
-            return PredicateStringMatching.matches(text, regex, node.options)
+            return frame.spending { PredicateStringMatching.matches(text, regex, node.options, steps: &$0) }
         case .utiConformsTo:
             guard case .string(let type) = left, case .string(let other) = right else { return false }
             if case .folded(let target) = node.prepared { return context.conforms(type, toLowercased: target) }

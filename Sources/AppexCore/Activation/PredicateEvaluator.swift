@@ -5,7 +5,16 @@ import Foundation
 /// Variables live in a frame of slots fixed at parse time. Run-time type mismatches (a number
 /// compared with a string, `@sum` over strings) make the comparison false, where Foundation
 /// would raise an exception; either way the extension is not offered.
+///
+/// Each evaluation has a budget of ``stepBudget`` steps: a rule's size is bounded when it is
+/// parsed, but not its work, and SUBQUERYs nested in SUBQUERYs multiply it (twenty deep over
+/// ten items is 10²⁰ steps, on the thread of appexd that answers a host's query). A rule that
+/// runs out is false, and the extension is not offered.
 struct PredicateEvaluator {
+    /// The most steps one evaluation may take: each predicate, comparison and element of a
+    /// collection tested is one. Real rules over a hundred items take a few thousand.
+    static let stepBudget = 1_000_000
+
     /// One reference: copying the evaluator costs a single retain. Variables travel in an
     /// `inout` frame rather than in the evaluator, so nothing else is ever copied.
     let context: ActivationContext
@@ -14,13 +23,16 @@ struct PredicateEvaluator {
         self.context = context
     }
 
-    /// Evaluates a whole rule with a fresh frame.
-    func evaluate(_ node: PredicateNode, object: PredicateValue, slotCount: Int) -> Bool {
-        var frame = PredicateFrame(slotCount: slotCount)
-        return evaluate(node, object: object, frame: &frame)
+    /// Evaluates a whole rule with a fresh frame and budget: false if it runs out.
+    func evaluate(_ node: PredicateNode, object: PredicateValue, slotCount: Int, budget: Int = stepBudget) -> Bool {
+        var frame = PredicateFrame(slotCount: slotCount, steps: budget)
+        let result = evaluate(node, object: object, frame: &frame)
+        return result && frame.steps > 0
     }
 
     func evaluate(_ node: PredicateNode, object: PredicateValue, frame: inout PredicateFrame) -> Bool {
+        // Out of steps, every predicate is false, and the loops below stop at once.
+        guard frame.spend() else { return false }
         switch node {
         case .constant(let value):
             return value
@@ -42,7 +54,7 @@ struct PredicateEvaluator {
         let right = value(of: node.right, object: object, frame: &frame)
         switch node.modifier {
         case .direct:
-            return test(node, left, right)
+            return test(node, left, right, frame: &frame)
         case .any, .all, .none:
             let elements: [PredicateValue]
             if let collection = left.collectionElements {
@@ -55,13 +67,13 @@ struct PredicateEvaluator {
             // Plain loops: closures here would copy the evaluator.
             switch node.modifier {
             case .any:
-                for element in elements where test(node, element, right) { return true }
+                for element in elements where frame.spend() && test(node, element, right, frame: &frame) { return true }
                 return false
             case .all:
-                for element in elements where !test(node, element, right) { return false }
+                for element in elements where !frame.spend() || !test(node, element, right, frame: &frame) { return false }
                 return true
             default:
-                for element in elements where test(node, element, right) { return false }
+                for element in elements where !frame.spend() || test(node, element, right, frame: &frame) { return false }
                 return true
             }
         }
@@ -88,6 +100,7 @@ struct PredicateEvaluator {
             guard let elements = value(of: subquery.collection, object: object, frame: &frame).collectionElements else { return .array([]) }
             var kept: [PredicateValue] = []
             for element in elements {
+                guard frame.spend() else { break }
                 frame[subquery.slot] = element
                 if evaluate(subquery.predicate, object: element, frame: &frame) { kept.append(element) }
             }
@@ -96,6 +109,7 @@ struct PredicateEvaluator {
             guard let elements = value(of: subquery.collection, object: object, frame: &frame).collectionElements else { return .integer(0) }
             var count = 0
             for element in elements {
+                guard frame.spend() else { break }
                 frame[subquery.slot] = element
                 if evaluate(subquery.predicate, object: element, frame: &frame) { count += 1 }
             }
@@ -256,9 +270,24 @@ struct PredicateFrame {
     private var slot2 = PredicateValue.null
     private var slot3 = PredicateValue.null
     private var overflow: [PredicateValue]
+    /// The steps left of the evaluation's budget; at 0, it has run out.
+    private(set) var steps: Int
 
-    init(slotCount: Int) {
+    init(slotCount: Int, steps: Int = PredicateEvaluator.stepBudget) {
         overflow = slotCount > 4 ? Array(repeating: .null, count: slotCount - 4) : []
+        self.steps = steps
+    }
+
+    /// Takes one step of the budget: false once it has run out.
+    mutating func spend() -> Bool {
+        guard steps > 0 else { return false }
+        steps -= 1
+        return true
+    }
+
+    /// Lends the rest of the budget to `body`, which spends from it as it goes.
+    mutating func spending<T>(_ body: (inout Int) -> T) -> T {
+        body(&steps)
     }
 
     subscript(slot: Int) -> PredicateValue {

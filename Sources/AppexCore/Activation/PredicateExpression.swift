@@ -107,16 +107,7 @@ enum PreparedPattern: Sendable {
     /// A LIKE pattern compiled from the folded pattern.
     case like([LikeElement])
     /// A MATCHES regular expression.
-    case regex(PredicateRegex)
-}
-
-/// A compiled MATCHES pattern.
-///
-/// `NSRegularExpression` is immutable after creation and documented as safe to use from many
-/// threads, but swift-corelibs-foundation does not mark it `Sendable`; hence the unchecked box.
-final class PredicateRegex: @unchecked Sendable {
-    let expression: NSRegularExpression
-    init(_ expression: NSRegularExpression) { self.expression = expression }
+    case regex(LinearRegex)
 }
 
 /// A key-path component: a key, or a collection operator such as `@count`.

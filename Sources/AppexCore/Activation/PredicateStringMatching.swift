@@ -75,19 +75,16 @@ enum PredicateStringMatching {
         return p == pattern.count
     }
 
-    /// Compiles a MATCHES pattern (ICU syntax, as NSPredicate uses).
-    static func regex(_ pattern: String, _ options: StringOptions) throws -> NSRegularExpression {
-        var regexOptions: NSRegularExpression.Options = []
-        if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
-        return try NSRegularExpression(pattern: pattern, options: regexOptions)
+    /// Compiles a MATCHES pattern: ICU's syntax, as NSPredicate uses, matched in linear time
+    /// (``LinearRegex``).
+    static func regex(_ pattern: String, _ options: StringOptions) throws(LinearRegex.SyntaxError) -> LinearRegex {
+        try LinearRegex(pattern, caseInsensitive: options.contains(.caseInsensitive))
     }
 
-    /// Whether the regex matches the whole of `text`, as MATCHES requires.
-    static func matches(_ text: String, _ regex: NSRegularExpression, _ options: StringOptions) -> Bool {
+    /// Whether the regex matches the whole of `text`, as MATCHES requires, spending `steps`.
+    static func matches(_ text: String, _ regex: LinearRegex, _ options: StringOptions, steps: inout Int) -> Bool {
         let subject = options.contains(.diacriticInsensitive) ? text.folding(options: .diacriticInsensitive, locale: nil) : text
-        let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-        guard let match = regex.firstMatch(in: subject, options: [.anchored], range: range) else { return false }
-        return match.range == range
+        return regex.matches(subject, steps: &steps)
     }
 }
 
@@ -109,11 +106,12 @@ extension PredicateParser {
             return .like(PredicateStringMatching.likePattern(PredicateStringMatching.fold(text, options)))
         case .matches:
             do {
-                return .regex(PredicateRegex(try PredicateStringMatching.regex(text, options)))
+                return .regex(try PredicateStringMatching.regex(text, options))
             } catch {
                 throw self.error(
-                    at: operatorToken, "the MATCHES pattern \"\(text)\" is not a valid regular expression",
-                    hint: "MATCHES takes an ICU regular expression that must match the whole string")
+                    at: operatorToken, "the MATCHES pattern \"\(text)\" can't be used: \(error.message), at character \(error.offset + 1) of the pattern",
+                    hint: "MATCHES takes an ICU regular expression that must match the whole string; Appex matches it in linear time, "
+                        + "so back-references, look-around and atomic or possessive forms are refused")
             }
         case .equal, .notEqual, .contains, .beginsWith, .endsWith, .in:
             return options.compareOptions.isEmpty ? nil : .folded(PredicateStringMatching.fold(text, options))

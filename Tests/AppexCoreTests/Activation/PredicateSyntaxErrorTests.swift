@@ -45,7 +45,7 @@ import Testing
         Case(rule: "FUNCTION(a, 'b') == 1", code: .unsupported, line: 1, column: 1, message: "FUNCTION is not supported in activation rules"),
         Case(rule: "lowercase(a) == 'b'", code: .unsupported, line: 1, column: 1,
              message: "function calls such as lowercase(…) are not supported in activation rules"),
-        Case(rule: "a MATCHES '('", code: .syntax, line: 1, column: 3, message: "the MATCHES pattern \"(\" is not a valid regular expression"),
+        Case(rule: "a MATCHES '('", code: .syntax, line: 1, column: 3, message: "the MATCHES pattern \"(\" can't be used: a ( without its ), at character 2 of the pattern"),
         Case(rule: "a BETWEEN {1}", code: .syntax, line: 1, column: 3, message: "BETWEEN needs two bounds"),
         Case(rule: "$(EXTENSION_ACTIVATION)", code: .buildSettingPlaceholder, line: 1, column: 1,
              message: "the rule contains an unexpanded build-setting placeholder"),
