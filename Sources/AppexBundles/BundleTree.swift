@@ -58,7 +58,7 @@ struct BundleTree {
         }
         let listed: [ConfinedFolder.Entry]
         do {
-            listed = try folder.entries()
+            listed = try folder.entries(limit: BundleLayout.maximumFileCount - entries.count)
         } catch {
             report(.error, "unreadable", relative, "can't be read: \(error)", hint: "check its permissions")
             return

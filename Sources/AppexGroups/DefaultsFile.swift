@@ -209,12 +209,11 @@ final class DefaultsFile: @unchecked Sendable {
             let file = try folder.openFile(fileName)
             defer { file.close() }
             identity = try file.identity()
-            guard try file.size() <= Self.maximumSize else { throw damaged }
-            data = try file.readContents()
-        } catch let error as SystemError {
+            data = try file.readContents(limit: Self.maximumSize)
+        } catch {
             switch error.errno {
             case ENOENT: return ([:], nil)
-            case ELOOP, EINVAL, EISDIR: throw damaged
+            case ELOOP, EINVAL, EISDIR, EFBIG: throw damaged
             default:
                 let code: CocoaError.Code = error.errno == EACCES || error.errno == EPERM ? .fileReadNoPermission : .fileReadUnknown
                 throw CocoaError(code, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: error])

@@ -71,6 +71,7 @@ public final class DescriptorBudget: Sendable {
             while state.total > total, let heaviest = state.held.max(by: { $0.value.count < $1.value.count }) {
                 state.held[heaviest.key] = nil
                 state.byPeer[heaviest.value.peer, default: 0] -= heaviest.value.count
+                if state.byPeer[heaviest.value.peer] == 0 { state.byPeer[heaviest.value.peer] = nil }
                 state.total -= heaviest.value.count
                 evicted.append((heaviest.value.refuse, WireError(
                     .descriptorLimit, at: 0, "it held \(heaviest.value.count) descriptors in a frame it had not finished while all peers held more than "

@@ -13,7 +13,7 @@ public struct SandboxLayer: Sendable, Hashable, CustomStringConvertible {
         case seccomp = "seccomp baseline"
         /// Memory files must be sealed against execution, since Landlock's execute right,
         /// which covers paths, doesn't reach them.
-        case executableMemory = "seccomp: memory files never run"
+        case executableMemory = "seccomp: memory files"
     }
 
     /// Whether the layer is in force.

@@ -20,8 +20,6 @@ extension ConfinedFolder {
         public var kind: Kind
         /// Its size in bytes, as `st_size` says.
         public var size: Int64
-        /// Its permission bits.
-        public var permissions: UInt32
 
         init(name: String, status: stat) {
             self.name = name
@@ -32,12 +30,13 @@ extension ConfinedFolder {
             default: .other
             }
             size = Int64(status.st_size)
-            permissions = UInt32(status.st_mode & 0o7777)
         }
     }
 
-    /// The folder's entries, sorted by name, without `.` and `..`.
-    public func entries() throws(SystemError) -> [Entry] {
+    /// The folder's entries, sorted by name, without `.` and `..`: at most `limit` and one
+    /// more, so that a caller with a limit can tell it was passed without reading a folder of
+    /// millions to the end.
+    public func entries(limit: Int = .max) throws(SystemError) -> [Entry] {
         let folder = descriptor.rawValue
         // closedir closes the descriptor fdopendir took, so it takes a copy.
         let copy = try retrying("open", subject: path) { openat(folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
@@ -49,7 +48,7 @@ extension ConfinedFolder {
         defer { closedir(stream) }
         var names: [String] = []
         errno = 0
-        while let entry = readdir(stream) {
+        while names.count <= limit, let entry = readdir(stream) {
             let name = withUnsafePointer(to: &entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
             if name != ".", name != ".." { names.append(name) }
             errno = 0
@@ -113,9 +112,13 @@ extension ConfinedFolder {
     public func readFile(_ relative: String, limit: Int, followingLinks: Bool) throws(SystemError) -> Data {
         let file = try openRegularFile(relative, followingLinks: followingLinks)
         defer { file.close() }
-        let size = try file.size()
-        guard size <= limit else { throw SystemError("read \(size) bytes, over the \(limit) allowed,", subject: subject(relative), errno: EFBIG) }
-        // The size checked is the size read: a writer growing the file meanwhile adds nothing.
-        return try file.readContents(length: size)
+        let failure: SystemError
+        do {
+            return try file.readContents(limit: limit)
+        } catch {
+            failure = error
+        }
+        guard failure.errno == EFBIG else { throw failure }
+        throw SystemError("read more than \(limit) bytes from", subject: subject(relative), errno: EFBIG)
     }
 }

@@ -47,8 +47,16 @@ extension FileDescriptor {
         try readContents(length: size())
     }
 
+    /// The whole file, read into memory, if it holds at most `limit` bytes; a larger one is
+    /// refused unread (EFBIG). A writer growing it meanwhile adds nothing to what is read.
+    public func readContents(limit: Int) throws(SystemError) -> Data {
+        let length = try size()
+        guard length <= limit else { throw SystemError("read \(length) bytes, over the \(limit) allowed, from", subject: description, errno: EFBIG) }
+        return try readContents(length: length)
+    }
+
     /// The file's first `length` bytes, read into memory, or fewer if it is shorter.
-    func readContents(length: Int) throws(SystemError) -> Data {
+    private func readContents(length: Int) throws(SystemError) -> Data {
         var data = Data(count: length)
         var got = 0
         var failure: SystemError?

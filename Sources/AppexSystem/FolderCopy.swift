@@ -52,7 +52,7 @@ public struct FolderCopy: Sendable {
         guard depth <= limits.depth else {
             throw SystemError("copy a tree at most \(limits.depth) folders deep", subject: source.path, errno: ELOOP)
         }
-        for entry in try source.entries() {
+        for entry in try source.entries(limit: limits.files - tally.files) {
             tally.files += 1
             guard tally.files <= limits.files else {
                 throw SystemError("copy a tree of at most \(limits.files) files", subject: source.path, errno: EFBIG)

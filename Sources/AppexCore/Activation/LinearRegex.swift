@@ -280,9 +280,7 @@ private struct Parser {
         case "*": bounds = (0, nil)
         case "+": bounds = (1, nil)
         case "?": bounds = (0, 1)
-        case "{":
-            guard let counted = try counts() else { return atom }
-            bounds = counted
+        case "{": bounds = try counts()
         default: return atom
         }
         if scalar != "{" { position += 1 }
@@ -296,9 +294,8 @@ private struct Parser {
         }
     }
 
-    /// `{n}`, `{n,}` or `{n,m}` at the current position, read past; nil if what follows `{` is
-    /// not a count, which ICU then refuses too.
-    private mutating func counts() throws(LinearRegex.SyntaxError) -> (Int, Int?)? {
+    /// `{n}`, `{n,}` or `{n,m}` at the current position, read past.
+    private mutating func counts() throws(LinearRegex.SyntaxError) -> (Int, Int?) {
         let start = position
         position += 1
         func number() -> Int? {
