@@ -40,7 +40,7 @@ extension Registry {
             )
         }
         let store = ApplicationStore(home: home)
-        let installedURL: URL = try write("install \(source.lastPathComponent)") { db in
+        let installedURL: URL = try write("install \(source.lastPathComponent)") { db in try store.withApplicationsWritable {
             // Only a crashed install leaves a folder no app uses, so sweep only when the counts disagree.
             if store.applicationFolderCount() != (try AppRecord.fetchCount(db)) {
                 store.sweepApplications(keeping: try Self.usedApplicationFolders(db))
@@ -69,7 +69,7 @@ extension Registry {
                 store.remove(copy.deletingLastPathComponent().path)
                 throw error
             }
-        }
+        } }
         try finishPendingRemovals()
         guard let app = try app(installedAt: installedURL) else {
             throw RegistryError(.storage, "\(source.lastPathComponent) was installed but can't be read back")

@@ -46,18 +46,18 @@ extension Registry {
         return report
     }
 
-    /// Deletes the folders that committed transactions orphaned, then forgets them.
+    /// Deletes the folders that committed transactions orphaned, then forgets them, under
+    /// the registry's write lock, as the only writer of `Applications/`.
     func finishPendingRemovals() throws(RegistryError) {
         let store = ApplicationStore(home: home)
-        let paths = try read("read pending removals") { db in try String.fetchAll(db, sql: "SELECT path FROM pendingRemoval") }
-        guard !paths.isEmpty else { return }
-        for path in paths { store.remove(path) }
-        do {
-            try database.write { db in
-                for path in paths { try PendingRemovalRecord(path: path).delete(db) }
+        let pending = try read("read pending removals") { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pendingRemoval") ?? 0 }
+        guard pending > 0 else { return }
+        try write("finish pending removals", bumpsGeneration: false) { db in
+            let paths = try String.fetchAll(db, sql: "SELECT path FROM pendingRemoval")
+            try store.withApplicationsWritable {
+                for path in paths { store.remove(path) }
             }
-        } catch {
-            throw .storage("can't record finished removals", error)
+            for path in paths { try PendingRemovalRecord(path: path).delete(db) }
         }
     }
 }

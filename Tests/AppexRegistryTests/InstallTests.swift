@@ -266,7 +266,7 @@ import Testing
         let app = try authorsApp(in: test.scratch)
         let installed = try await onThread { [registry] in try registry.install(appAt: app) }
         let folder = installed.url.deletingLastPathComponent()
-        for url in [folder, installed.url, installed.url.appendingPathComponent("PlugIns"), installed.extensions[0].url] {
+        for url in [test.home.applicationsDirectory, folder, installed.url, installed.url.appendingPathComponent("PlugIns"), installed.extensions[0].url] {
             let mode = try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
             #expect(mode == 0o555, "\(url.path): \(String(mode, radix: 8))")
         }
@@ -279,6 +279,8 @@ import Testing
         }
         try registry.uninstall(installed.identifier)
         #expect(!FileManager.default.fileExists(atPath: folder.path))
+        let applications = try #require(FileManager.default.attributesOfItem(atPath: test.home.applicationsDirectory.path)[.posixPermissions] as? Int)
+        #expect(applications == 0o555, "only the registry's installs and removals change Applications/: \(String(applications, radix: 8))")
     }
 
     /// An Info.plist of 6 KB in binary, one string of 1,000 characters that 5,000 entries

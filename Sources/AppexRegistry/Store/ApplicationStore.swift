@@ -13,6 +13,19 @@ struct ApplicationStore {
     /// The prefix of a folder an install is still copying into.
     static let incomingPrefix = ".incoming-"
 
+    /// Runs `body` with `Applications/` writable, and leaves it read-only (0555) again, so
+    /// that only the registry's installs and removals change what is in it. Call only while
+    /// holding the registry's write lock: that makes the registry the one writer at a time
+    /// across processes. The user's own processes can still make it writable; it keeps out
+    /// accidents, and the sandbox keeps out extensions.
+    func withApplicationsWritable<T>(_ body: () throws -> T) throws -> T {
+        let path = home.applicationsDirectory.path
+        try fileManager.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard chmod(path, 0o700) == 0 else { throw SystemError("chmod", subject: path) }
+        defer { chmod(path, 0o555) }
+        return try body()
+    }
+
     /// Copies `source` (a `.app` folder) into a new private folder under `Applications/`, and
     /// returns the copy's URL. The copy is a real tree, read through descriptors from the
     /// folder `source` names (a link there is the caller's, and followed): links inside are
@@ -22,7 +35,6 @@ struct ApplicationStore {
     /// - Throws: ``RegistryError`` with ``RegistryError/Code/invalidBundle`` when the bundle
     ///   holds what can't be copied or is over a limit, or the error of the file system.
     func copyIn(_ source: URL) throws -> URL {
-        try fileManager.createDirectory(at: home.applicationsDirectory, withIntermediateDirectories: true)
         let folder = home.applicationsDirectory.appendingPathComponent(Self.incomingPrefix + Self.token())
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: false)
         let destination = folder.appendingPathComponent(source.lastPathComponent)
