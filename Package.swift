@@ -63,6 +63,13 @@ var package = Package(
         .library(name: "AppexTransfers", targets: ["AppexTransfers"]),
         .library(name: "AppexTestServer", targets: ["AppexTestServer"]),
         .library(name: "AppexFuzzing", targets: ["AppexFuzzing"]),
+        // Apple's framework names, so that extension code written for Apple's platforms imports
+        // what it always did (docs/porting.md).
+        .library(name: "CoreServices", targets: ["CoreServices"]),
+        .library(name: "MobileCoreServices", targets: ["MobileCoreServices"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+        .library(name: "Social", targets: ["Social"]),
+        .library(name: "NotificationCenter", targets: ["NotificationCenter"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -159,6 +166,11 @@ var package = Package(
         // What must hold for each parser that faces untrusted input, whatever bytes it is
         // given: libFuzzer drives it from Fuzz/, and AppexFuzzingTests replays the seeds.
         .target(name: "AppexFuzzing", dependencies: ["AppexBundles", "AppexCore", "AppexToday", "AppexWire"]),
+        .target(name: "UniformTypeIdentifiers", dependencies: ["AppexCore"]),
+        .target(name: "CoreServices", dependencies: ["AppexCore", "UniformTypeIdentifiers"]),
+        .target(name: "MobileCoreServices", dependencies: ["CoreServices"]),
+        .target(name: "Social", dependencies: ["AppexShare"]),
+        .target(name: "NotificationCenter", dependencies: ["AppexToday"]),
         .target(name: "AppexTesting", dependencies: ["AppexLocking", "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexSystem"]),
         .executableTarget(
             name: "appex",
@@ -171,6 +183,8 @@ var package = Package(
         // The transfers' process, which appexd starts when there is work (docs/transfers.md).
         .executableTarget(name: "appex-transfers", dependencies: ["AppexCore", "AppexSystem", "AppexTransferEngine"], linkerSettings: staticSwiftLinkerSettings),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
+        .testTarget(name: "AppleFrameworksTests", dependencies: ["AppexKit", "CoreServices", "MobileCoreServices", "NotificationCenter", "Social",
+                                                                "UniformTypeIdentifiers"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexCore"]),
         .testTarget(name: "AppexLockingTests", dependencies: ["AppexLocking"]),
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexLocking", "AppexSystem", "CAppexSystem", "AppexTesting"]),
@@ -198,6 +212,10 @@ var package = Package(
         .executableTarget(name: "AppexApplicationHelper", dependencies: ["AppexLocking", "AppexApplication"], path: "Tests/Fixtures/ApplicationHelper"),
         // A process that opens thousands of connections to appexd and never greets, for the hostile-peer tests.
         .executableTarget(name: "AppexConnectionFlood", dependencies: ["AppexSystem", "AppexWire"], path: "Tests/Fixtures/ConnectionFlood"),
+        // An extension's main.swift as the porting guide has it, in Swift 5 language mode: it
+        // must compile there too (docs/porting.md). Built, never run.
+        .executableTarget(name: "AppexSwift5ExtensionMain", dependencies: ["AppexKit"], path: "Tests/Fixtures/Swift5ExtensionMain",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         // Another user's fake appexd, which a client must send nothing, for the hostile-peer tests.
         .executableTarget(name: "AppexFakeDaemon", dependencies: ["AppexSystem"], path: "Tests/Fixtures/FakeDaemon"),
         // A host that makes requests one after another and reports each one's outcome, for the load and chaos tests.
@@ -246,6 +264,10 @@ for target in package.targets where target.type == .test {
     target.dependencies.append("CAppexTestRunWidth")
 }
 
-for target in package.targets where target.type != .plugin && !["CAppexSystem", "CAppexStepGate", "AppexStepGate", "CAppexTestRunWidth"].contains(target.name) {
+/// Code written as it is on Apple's platforms, built without the project's own settings.
+let appleStyleTargets = ["AppexSwift5ExtensionMain"]
+
+for target in package.targets where target.type != .plugin
+    && !(["CAppexSystem", "CAppexStepGate", "AppexStepGate", "CAppexTestRunWidth"] + appleStyleTargets).contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

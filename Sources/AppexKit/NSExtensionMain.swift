@@ -19,8 +19,21 @@ import Foundation
 /// process. appexd launches extensions; run one with `appex run ID`. If the principal class
 /// can't be found, it says so on standard error, to appexd and to the host (whose request
 /// is interrupted with that reason), and exits with status 78 (`EX_CONFIG`).
-@MainActor
+///
+/// It is not isolated to the main actor, so that `main.swift` calls it in Swift 5 language
+/// mode too, where top-level code is not on the main actor; it must be called on the main
+/// thread, as `main.swift` runs.
 public func NSExtensionMain() -> Never {
+    guard Thread.isMainThread else {
+        StandardError.write(line: "NSExtensionMain() must be called on the main thread, from main.swift")
+        exit(70)
+    }
+    MainActor.assumeIsolated { runExtension() }
+}
+
+/// ``NSExtensionMain()``, on the main actor.
+@MainActor
+private func runExtension() -> Never {
     let environment = ProcessInfo.processInfo.environment
     guard let bundlePath = environment[ExtensionEnvironment.bundlePath] else {
         StandardError.write(line: """

@@ -16,11 +16,15 @@ public import Foundation
 /// ```
 @MainActor
 public protocol NCWidgetProviding: AnyObject {
-    /// Update the view, then call `completionHandler` once with what the update found:
-    /// `.newData` replaces the Today view's snapshot, `.noData` keeps it, `.failed` keeps it
-    /// marked stale. An update that isn't answered within ``WidgetSession/defaultUpdateDeadline`` (10 s)
-    /// counts as failed.
-    func widgetPerformUpdate(completionHandler: @escaping @MainActor (NCUpdateResult) -> Void)
+    /// Update the view, then call `completionHandler` once, on any thread, with what the
+    /// update found: `.newData` replaces the Today view's snapshot, `.noData` keeps it,
+    /// `.failed` keeps it marked stale. An update that isn't answered within
+    /// ``WidgetSession/defaultUpdateDeadline`` (10 s) counts as failed.
+    ///
+    /// Apple's signature, which the forms Apple has documented over the years all implement:
+    /// `@escaping (NCUpdateResult) -> Void`, `(@escaping (NCUpdateResult) -> Void)` and
+    /// `@escaping @Sendable (NCUpdateResult) -> Void`.
+    func widgetPerformUpdate(completionHandler: @escaping @Sendable (NCUpdateResult) -> Void)
 
     /// The user changed the display mode; `maxSize` is the most room the new mode gives.
     /// Set `preferredContentSize` for the height you want in expanded mode.
@@ -40,7 +44,7 @@ public protocol NCWidgetProviding: AnyObject {
 }
 
 extension NCWidgetProviding {
-    public func widgetPerformUpdate(completionHandler: @escaping @MainActor (NCUpdateResult) -> Void) { completionHandler(.noData) }
+    public func widgetPerformUpdate(completionHandler: @escaping @Sendable (NCUpdateResult) -> Void) { completionHandler(.noData) }
     public func widgetActiveDisplayModeDidChange(_ activeDisplayMode: NCWidgetDisplayMode, withMaximumSize maxSize: CGSize) {}
     public func widgetMarginInsets(forProposedMarginInsets defaultMarginInsets: NSEdgeInsets) -> NSEdgeInsets { defaultMarginInsets }
     public var widgetAllowsEditing: Bool { false }

@@ -107,16 +107,33 @@ open class WidgetViewController: NSExtensionRequestHandling {
         // An update asked for while one runs gets that one's answer.
         pendingUpdates.append(sequence)
         guard pendingUpdates.count == 1 else { return }
-        var answered = false
+        let update = UpdateInProgress()
         provider.widgetPerformUpdate { [weak self] result in
-            guard let self else { return }
-            guard !answered else {
-                return ExtensionLog.write("widgetPerformUpdate's completion handler was called more than once; the first call counts")
+            // Apple lets the widget call this on any thread; the answer goes from the main one.
+            Self.onMainThread {
+                guard let self else { return }
+                guard !update.isAnswered else {
+                    return ExtensionLog.write("widgetPerformUpdate's completion handler was called more than once; the first call counts")
+                }
+                update.isAnswered = true
+                let sequences = self.pendingUpdates
+                self.pendingUpdates.removeAll()
+                self.answer(result, to: sequences)
             }
-            answered = true
-            let sequences = self.pendingUpdates
-            self.pendingUpdates.removeAll()
-            self.answer(result, to: sequences)
+        }
+    }
+
+    /// Whether the running update has been answered.
+    @MainActor private final class UpdateInProgress {
+        var isAnswered = false
+    }
+
+    /// Runs `body` on the main thread: now if this is it, else as soon as it is free.
+    private nonisolated static func onMainThread(_ body: @escaping @MainActor @Sendable () -> Void) {
+        if Thread.isMainThread {
+            MainActor.assumeIsolated(body)
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
         }
     }
 

@@ -32,7 +32,7 @@ final class TodayViewController: WidgetViewController, NCWidgetProviding {
     }
 
     /// Every reading is news: the time moves on.
-    func widgetPerformUpdate(completionHandler: @escaping @MainActor (NCUpdateResult) -> Void) {
+    func widgetPerformUpdate(completionHandler: @escaping (NCUpdateResult) -> Void) {
         guard let reading = SystemReading.now() else { return completionHandler(.failed) }
         show(reading)
         completionHandler(.newData)

@@ -48,7 +48,7 @@ final class TodayViewController: WidgetViewController, NCWidgetProviding {
 
     /// New data is news to the Today view's snapshot, which outlives this process: what the
     /// widget last reported is kept in the group's defaults, and compared.
-    func widgetPerformUpdate(completionHandler: @escaping @MainActor (NCUpdateResult) -> Void) {
+    func widgetPerformUpdate(completionHandler: @escaping (NCUpdateResult) -> Void) {
         guard let found = SharedNote.newestFirst(), let defaults = GroupDefaults(suiteName: SharedNote.group) else {
             return completionHandler(.failed)
         }

@@ -10,3 +10,12 @@ public let NSExtensionItemAttributedContentTextKey = "NSExtensionItemAttributedC
 /// ``NSExtensionItem/attachments`` only, because providers are not property-list values;
 /// the key is here so code that names it still compiles.
 public let NSExtensionItemAttachmentsKey = "NSExtensionItemAttachmentsKey"
+
+/// The key, in the property-list item a Share or Action extension gets from a web page's
+/// preprocessing JavaScript (`kUTTypePropertyList`), of what the script passed to its
+/// completion function.
+public let NSExtensionJavaScriptPreprocessingResultsKey = "NSExtensionJavaScriptPreprocessingResultsKey"
+
+/// The key, in the property-list item an Action extension returns to a web page, of the
+/// arguments for the preprocessing JavaScript's finalize function.
+public let NSExtensionJavaScriptFinalizeArgumentKey = "NSExtensionJavaScriptFinalizeArgumentKey"

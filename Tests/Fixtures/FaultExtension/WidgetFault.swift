@@ -44,7 +44,7 @@ final class WidgetFault: WidgetViewController, NCWidgetProviding {
         view = .vstack(rows)
     }
 
-    func widgetPerformUpdate(completionHandler: @escaping @MainActor (NCUpdateResult) -> Void) {
+    func widgetPerformUpdate(completionHandler: @escaping @Sendable (NCUpdateResult) -> Void) {
         switch Fault.current {
         case .widgetFails:
             completionHandler(.failed)
