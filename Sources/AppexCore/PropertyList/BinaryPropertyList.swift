@@ -16,6 +16,9 @@ import Foundation
 /// whole process in Foundation on Linux, where bridging the `NSSet` to Swift traps. Fuzzing
 /// found that (Fuzz/Regressions/plist/).
 struct BinaryPropertyList {
+    /// The first bytes of every binary property list.
+    private static let magic = Array("bplist".utf8)
+
     private let bytes: [UInt8]
     private let trailer: Int
     private let offsetSize: Int
@@ -28,7 +31,7 @@ struct BinaryPropertyList {
     /// (Foundation refuses those, and says why).
     init?(_ data: Data) {
         let trailerSize = 32
-        guard data.count >= 8 + trailerSize, data.starts(with: Array("bplist".utf8)) else { return nil }
+        guard data.count >= 8 + trailerSize, data.starts(with: Self.magic) else { return nil }
         bytes = [UInt8](data)
         trailer = bytes.count - trailerSize
         offsetSize = Int(bytes[trailer + 6])

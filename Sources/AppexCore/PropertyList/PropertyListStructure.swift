@@ -51,13 +51,13 @@ public enum PropertyListStructure {
             let byte = bytes[index]
             if isXML {
                 if byte == UInt8(ascii: "<") {
-                    if Self.starts(bytes, at: index + 1, with: "array") || Self.starts(bytes, at: index + 1, with: "dict") {
+                    if Self.starts(bytes, at: index + 1, with: Self.arrayTag) || Self.starts(bytes, at: index + 1, with: Self.dictTag) {
                         // `<array/>` opens nothing; the tag's end is looked for only nearby, so
                         // that a file of unclosed tags costs no more than its length.
                         let near = bytes[index..<min(bytes.count, index + 64)]
                         let end = near.firstIndex(of: UInt8(ascii: ">"))
                         if end.map({ bytes[$0 - 1] != UInt8(ascii: "/") }) ?? true { depth += 1 }
-                    } else if Self.starts(bytes, at: index + 1, with: "/array") || Self.starts(bytes, at: index + 1, with: "/dict") {
+                    } else if Self.starts(bytes, at: index + 1, with: Self.arrayEndTag) || Self.starts(bytes, at: index + 1, with: Self.dictEndTag) {
                         depth -= 1
                     }
                 }
@@ -83,11 +83,16 @@ public enum PropertyListStructure {
         }
     }
 
-    private static func starts(_ bytes: [UInt8], at offset: Int, with word: String) -> Bool {
-        let word = Array(word.utf8)
+    private static let (arrayTag, dictTag, arrayEndTag, dictEndTag) = (Array("array".utf8), Array("dict".utf8), Array("/array".utf8), Array("/dict".utf8))
+
+    private static func starts(_ bytes: [UInt8], at offset: Int, with word: [UInt8]) -> Bool {
         guard offset + word.count <= bytes.count, bytes[offset..<(offset + word.count)].elementsEqual(word) else { return false }
         let next = offset + word.count
-        return next == bytes.count || [UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[next])
+        guard next < bytes.count else { return true }
+        switch bytes[next] {
+        case UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"): return true
+        default: return false
+        }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
