@@ -101,6 +101,9 @@ public final class LoopbackHTTPServer: Sendable {
         self.running = Locked(running)
     }
 
+    /// Each connection's kernel receive buffer: 256 KiB (the kernel doubles it).
+    static let receiveBufferSize: SocketOptionValue = 256 * 1024
+
     /// Starts a server on a free port of 127.0.0.1 and returns once it accepts connections:
     /// an HTTPS one with the certificate `tls` issued, if given.
     public static func start(tls: TestCertificateAuthority? = nil) async throws -> LoopbackHTTPServer {
@@ -115,6 +118,11 @@ public final class LoopbackHTTPServer: Sendable {
             server: try tls.map { try .tls(tlsConfiguration: $0.serverConfiguration()) } ?? .http1(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
+                // A fixed, small receive buffer, which accepted connections inherit: the
+                // kernel's autotuning would let one connection's buffer grow to
+                // net.ipv4.tcp_rmem's most (32 MiB here), so a client could send a whole
+                // upload that the server holds, and seem to finish it.
+                _ = try? await channel.setOption(ChannelOptions.socketOption(.so_rcvbuf), value: Self.receiveBufferSize).get()
                 bound.continuation.yield(channel.localAddress?.port ?? 0)
                 bound.continuation.finish()
             },
