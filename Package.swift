@@ -108,7 +108,8 @@ var package = Package(
         .target(name: "AppexToday", dependencies: ["AppexLocking", "AppexHost", "AppexIPC", "AppexItems", "AppexKit", "AppexSystem", "AppexWire"]),
         .target(name: "AppexGroups", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication", dependencies: ["AppexLocking"]),
-        .target(name: "AppexKit", dependencies: ["AppexLocking", "AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
+        .target(name: "CAppexKit"),
+        .target(name: "AppexKit", dependencies: ["CAppexKit", "AppexLocking", "AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexWire"]),
         // Background sessions for apps and extensions, with Apple's names: appexd performs their tasks.
         .target(name: "AppexTransfers", dependencies: ["AppexLocking", "AppexIPC", "AppexSystem", "AppexWire"]),
         // Background transfers: performs the registry's transfer tasks over HTTP. Not linked
@@ -268,6 +269,6 @@ for target in package.targets where target.type == .test {
 let appleStyleTargets = ["AppexSwift5ExtensionMain"]
 
 for target in package.targets where target.type != .plugin
-    && !(["CAppexSystem", "CAppexStepGate", "AppexStepGate", "CAppexTestRunWidth"] + appleStyleTargets).contains(target.name) {
+    && !(["CAppexSystem", "CAppexKit", "CAppexStepGate", "AppexStepGate", "CAppexTestRunWidth"] + appleStyleTargets).contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

@@ -117,7 +117,8 @@ final class ClientHandler: Sendable {
             guard version >= WireVersion.transfers else {
                 return refuse("\(message.name) needs protocol version \(WireVersion.transfers); this connection speaks \(version)")
             }
-            let caller = TransferSessions.Caller(id: client.id, name: client.name, pid: client.credentials.processID, bundle: identifiedCaller()) { [self] in
+            let caller = TransferSessions.Caller(id: client.id, name: client.name, pid: client.credentials.processID, bundle: identifiedCaller(),
+                                                 hasHungUp: { [connection = client.connection] in connection.peerHasHungUp }) { [self] in
                 send($0)
             }
             supervisor.transferSessions.handle(message, descriptors: incoming.descriptors, from: caller)

@@ -46,7 +46,8 @@ extension Supervisor {
         case .transferAttach, .transferCreate, .transferCancel, .transferAcknowledge:
             guard let record = state.withLock({ $0.processes[session] }) else { return }
             let caller = TransferSessions.Caller(id: session, name: record.label, pid: record.process.processID,
-                                                 bundle: .success(CallingBundle(record.installed))) { [control = record.control] in
+                                                 bundle: .success(CallingBundle(record.installed)),
+                                                 hasHungUp: { [control = record.control] in control.peerHasHungUp }) { [control = record.control] in
                 try? control.send($0)
             }
             transferSessions.handle(incoming.message, descriptors: incoming.descriptors, from: caller)

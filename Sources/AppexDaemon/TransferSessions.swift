@@ -20,6 +20,8 @@ final class TransferSessions: Sendable {
         let pid: Int32
         /// Who it is, found from the kernel, or why it is no installed bundle.
         let bundle: Result<CallingBundle, CallingBundle.Unidentified>
+        /// Whether it has hung up, so that appexd will detach it once it reads to the end.
+        let hasHungUp: @Sendable () -> Bool
         /// Sends it a message; it is closed if the send fails.
         let send: @Sendable (WireMessage) -> Void
     }
@@ -110,7 +112,9 @@ final class TransferSessions: Sendable {
         let key = Key(app: bundle.appIdentifier, session: session)
         let (tasks, events) = try read { () throws(RegistryError) in try registry.transferSession(appIdentifier: key.app, session: session) }
         let holder = attachments.withLock { attachments -> Caller? in
-            if let other = attachments[key], other.caller.id != caller.id { return other.caller }
+            // A holder that has hung up is detached once appexd reads to its end; a process
+            // that started as it exited must not be refused meanwhile.
+            if let other = attachments[key], other.caller.id != caller.id, !other.caller.hasHungUp() { return other.caller }
             attachments[key] = Attachment(caller: caller, bundle: bundle, group: attach.groupIdentifier,
                                           told: Dictionary(tasks.map { ($0.id, TransferTaskInfo($0)) }) { $1 },
                                           lastEvent: events.last?.sequence ?? 0)

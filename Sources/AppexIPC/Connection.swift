@@ -53,6 +53,15 @@ public final class Connection: Sendable, CustomStringConvertible {
     /// Why the connection closed, once it has.
     public var closure: ConnectionClosure? { state.withLock { $0.closure } }
 
+    /// Whether the connection is closed here, or the peer has closed its end, even if this
+    /// side's reader hasn't come to the end of what it sent yet: a process that exited is
+    /// gone at once, whatever this side still has to read.
+    public var peerHasHungUp: Bool {
+        // Under the send lock, as a send: the closure is set before the socket is closed
+        // under it, so a connection with no closure still has its own descriptor here.
+        sendLock.withLock { _ in closure != nil || socket.peerHasHungUp }
+    }
+
     /// Sends one message, with `descriptors` in its slots 0, 1, …. The descriptors stay
     /// the caller's; the peer receives copies.
     public func send(_ message: WireMessage, descriptors: [FileDescriptor] = []) throws(ConnectionError) {

@@ -35,10 +35,14 @@ final class ExtensionRuntime: Sendable {
     private let state = Locked(State())
     /// Starts a request on the main thread; set once, before the session starts.
     private let begin: @Sendable (NSExtensionContext) -> Void
+    /// Hears, from any thread, that the extension answered a request.
+    private let ended: @Sendable (UUID) -> Void
 
-    init(bundleIdentifier: String, begin: @escaping @Sendable (NSExtensionContext) -> Void) {
+    init(bundleIdentifier: String, begin: @escaping @Sendable (NSExtensionContext) -> Void,
+         ended: @escaping @Sendable (UUID) -> Void) {
         self.bundleIdentifier = bundleIdentifier
         self.begin = begin
+        self.ended = ended
         control = Connection(socket: FileDescriptor(owning: Self.controlDescriptor), name: "appexd")
         link = DaemonLink(connection: control)
         session = Connection(socket: FileDescriptor(owning: Self.sessionDescriptor), name: "host")
@@ -142,6 +146,7 @@ final class ExtensionRuntime: Sendable {
     /// Forgets a request the extension has answered: the host's later point messages about it are dropped.
     func answered(_ requestID: UUID) {
         state.withLock { $0.running.removeValue(forKey: requestID) }?.close()
+        ended(requestID)
     }
 
     /// Sends the request's items, then runs `completionHandler` once the host acknowledges them.

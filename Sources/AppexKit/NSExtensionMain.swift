@@ -14,9 +14,9 @@ import Foundation
 /// ```
 ///
 /// It takes what it needs from the bundle's Info.plist from appexd, which read it at install
-/// (`ExtensionEnvironment` in AppexWire), or else reads it; makes the principal class; checks
-/// in with appexd; and serves the host's requests on the main queue until appexd ends the
-/// process. appexd launches extensions; run one with `appex run ID`. If the principal class
+/// (`ExtensionEnvironment` in AppexWire), or else reads it; finds the principal class; checks
+/// in with appexd; and serves the host's requests on the main queue, each with a new
+/// instance of the principal class, until appexd ends the process. appexd launches extensions; run one with `appex run ID`. If the principal class
 /// can't be found, it says so on standard error, to appexd and to the host (whose request
 /// is interrupted with that reason), and exits with status 78 (`EX_CONFIG`).
 ///
@@ -42,16 +42,20 @@ private func runExtension() -> Never {
             """)
         exit(64)
     }
-    let principal: (identifier: String, type: any NSExtensionRequestHandling.Type)
+    let principal: (identifier: String, type: NSObject.Type)
     do {
         principal = try PrincipalClass.load(bundle: URL(fileURLWithPath: bundlePath), environment: environment)
     } catch {
         refuseToStart(error)
     }
-    let instance = principal.type.init()
+    let instances = PrincipalInstances(of: principal.type)
     let runtime = ExtensionRuntime(bundleIdentifier: principal.identifier) { context in
         DispatchQueue.main.async {
-            MainActor.assumeIsolated { instance.beginRequest(with: context) }
+            MainActor.assumeIsolated { instances.begin(context) }
+        }
+    } ended: { requestID in
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated { instances.end(requestID) }
         }
     }
     DaemonCalls.install(DaemonCalls.onChannel(runtime.control))

@@ -1,33 +1,35 @@
+public import Foundation
+
 /// The principal class of an extension: Apple's `NSExtensionRequestHandling`.
 ///
-/// ``NSExtensionMain()`` makes one instance of the class that the bundle's Info.plist names
-/// under `NSExtension` → `NSExtensionPrincipalClass`, as a module-qualified Swift name such
-/// as `NotesAction.UppercaseAction`, and calls ``beginRequest(with:)`` on the main thread
-/// for each request a host sends.
+/// ``NSExtensionMain()`` finds the class that the bundle's Info.plist names under
+/// `NSExtension` → `NSExtensionPrincipalClass`, as a module-qualified Swift name such as
+/// `NotesAction.ActionRequestHandler` (Xcode writes `$(PRODUCT_MODULE_NAME).ActionRequestHandler`).
+/// For each request a host sends, it makes an instance with the class's `init()` and calls
+/// ``beginRequest(with:)`` on it, on the main thread. The instance is kept until the request
+/// is answered.
 ///
 /// ```swift
-/// final class UppercaseAction: NSExtensionRequestHandling {
+/// class ActionRequestHandler: NSObject, NSExtensionRequestHandling {
 ///     func beginRequest(with context: NSExtensionContext) {
-///         Task {
-///             let text = try await context.inputItems.first?.attachments?.first?
-///                 .loadItem(forTypeIdentifier: "public.plain-text") as? String ?? ""
+///         let provider = context.inputItems.first?.attachments?.first
+///         provider?.loadItem(forTypeIdentifier: "public.plain-text", options: nil) { text, error in
 ///             let item = NSExtensionItem()
-///             item.attachments = [NSItemProvider(object: text.uppercased())]
-///             await context.completeRequest(returningItems: [item])
+///             item.attachments = [NSItemProvider(object: ((text as? String) ?? "").uppercased() as NSString)]
+///             context.completeRequest(returningItems: [item], completionHandler: nil)
 ///         }
 ///     }
 /// }
 /// ```
 ///
-/// Swift on Linux has no Objective-C runtime to make an instance from a class name, so the
-/// protocol asks for `init()`: a class without stored properties to set up gets it for free.
-@MainActor
-public protocol NSExtensionRequestHandling: AnyObject, Sendable {
-    /// Makes the principal instance. Called once per process, before any request.
-    init()
-
-    /// Starts serving a request. Finish it, now or later, with the context's
-    /// ``NSExtensionContext/completeRequest(returningItems:completionHandler:)`` or
-    /// ``NSExtensionContext/cancelRequest(withError:)``.
+/// As on Apple's systems, the class is a subclass of `NSObject` (of a view controller, for
+/// the points that show one), and need not be `final`. Swift on Linux has no Objective-C
+/// runtime to send `init` to a class found by name, so AppexKit calls the slot of
+/// `NSObject.init()` in the class's vtable, which the class inherits or overrides. A class
+/// that declares another initializer and not `init()` traps there, as it does on Apple's.
+public protocol NSExtensionRequestHandling: NSObjectProtocol {
+    /// Starts serving a request. Finish it, now or later and from any thread, with the
+    /// context's ``NSExtensionContext/completeRequest(returningItems:completionHandler:)``
+    /// or ``NSExtensionContext/cancelRequest(withError:)``.
     func beginRequest(with context: NSExtensionContext)
 }

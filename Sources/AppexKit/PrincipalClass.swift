@@ -1,5 +1,6 @@
 import AppexCore
 import AppexWire
+import CAppexKit
 import Foundation
 
 /// Finds the principal class an extension's Info.plist names, and says clearly why when it
@@ -20,7 +21,11 @@ enum PrincipalClass {
 
     /// The bundle's identifier and its principal class: named in `environment` by appexd
     /// (`ExtensionEnvironment` in AppexWire), or else in `bundle/Info.plist`.
-    static func load(bundle: URL, environment: [String: String]) throws(Failure) -> (identifier: String, type: any NSExtensionRequestHandling.Type) {
+    ///
+    /// On the main actor, because a view controller's conformance is isolated to it, and a
+    /// cast finds an isolated conformance only there.
+    @MainActor
+    static func load(bundle: URL, environment: [String: String]) throws(Failure) -> (identifier: String, type: NSObject.Type) {
         let plistURL = bundle.appendingPathComponent("Info.plist")
         let declared: Declaration
         if let identifier = environment[ExtensionEnvironment.bundleIdentifier] {
@@ -42,12 +47,27 @@ enum PrincipalClass {
                 message: "the principal class \(name) named in \(plistURL.path) is not in this executable",
                 recovery: "Qualify the name with the module that defines the class (\(declared.executable ?? "Module").\(name.split(separator: ".").last ?? "")), and check that the class is not private.")
         }
-        guard let type = found as? any NSExtensionRequestHandling.Type else {
+        let shortName = name.split(separator: ".").last.map(String.init) ?? name
+        guard let type = found as? NSObject.Type else {
+            throw Failure(
+                message: "the principal class \(name) is not a subclass of NSObject",
+                recovery: "Declare it as `class \(shortName): NSObject, NSExtensionRequestHandling`, as on Apple's systems.")
+        }
+        guard type is any NSExtensionRequestHandling.Type else {
             throw Failure(
                 message: "the principal class \(name) does not adopt NSExtensionRequestHandling",
-                recovery: "Declare it as `final class \(name.split(separator: ".").last ?? ""): NSExtensionRequestHandling` with an `init()`.")
+                recovery: "Declare it as `class \(shortName): NSObject, NSExtensionRequestHandling`, or subclass SLComposeServiceViewController or WidgetViewController.")
         }
         return (declared.identifier, type)
+    }
+
+    /// A new instance of `type`, a principal class ``load(bundle:environment:)`` found, made
+    /// with its `init()`; nil if it has none.
+    @MainActor
+    static func instantiate(_ type: NSObject.Type) -> (any NSExtensionRequestHandling)? {
+        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        guard let made = appex_make_principal_object(metadata) else { return nil }
+        return Unmanaged<NSObject>.fromOpaque(made).takeRetainedValue() as? any NSExtensionRequestHandling
     }
 
     /// What `plistURL` declares, for an extension run without appexd's environment.

@@ -27,13 +27,15 @@ public import Foundation
 /// through ``extensionContext``'s input items.
 ///
 /// Each request gets its own controller, made with `init()`, as each presentation of a sheet
-/// does on Apple's systems.
+/// does on Apple's systems. Like Apple's view controllers, it is isolated to the main actor,
+/// and so is its conformance to `NSExtensionRequestHandling`.
 @MainActor
-open class SLComposeServiceViewController: NSExtensionRequestHandling {
+open class SLComposeServiceViewController: NSObject, @MainActor NSExtensionRequestHandling {
     /// The request this sheet serves.
     public private(set) var extensionContext: NSExtensionContext?
     /// The text in the sheet, as the user has edited it.
-    public private(set) var contentText = ""
+    /// Implicitly unwrapped, as Apple declares it; it is never nil here.
+    public private(set) var contentText: String! = ""
     /// The sheet's title; nil shows the extension's display name.
     public var title: String? { didSet { setNeedsSheetUpdate() } }
     /// Shown, dimmed, while the text is empty.
@@ -48,9 +50,16 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
     private var isPresented = false
     private var updateScheduled = false
 
-    public required init() {}
+    /// Makes the controller; the request's ``beginRequest(with:)`` presents it.
+    public override init() {
+        super.init()
+    }
 
     // MARK: For subclasses to override
+
+    /// The sheet is about to be shown for the first time, with ``contentText`` set from the
+    /// host's items: set ``placeholder`` or ``title`` here, as Apple's view controllers do.
+    open func viewDidLoad() {}
 
     /// Whether the text and attachments may be posted, which enables Post. Called after each
     /// change the user makes to the text, and by ``validateContent()``. The default is true.
@@ -106,12 +115,9 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
 
     // MARK: The request
 
-    /// Makes this request's controller and presents it.
-    public final func beginRequest(with context: NSExtensionContext) {
-        type(of: self).init().present(in: context)
-    }
-
-    private func present(in context: NSExtensionContext) {
+    /// Presents the sheet for `context`'s request. An override must call `super`, as on
+    /// Apple's systems.
+    open func beginRequest(with context: NSExtensionContext) {
         extensionContext = context
         guard context.pointChannel.isAvailable else {
             context.cancelRequest(withError: ComposeSheetUnavailable(message: "this host speaks a protocol without point messages, so it can't show the compose sheet"))
@@ -119,6 +125,7 @@ open class SLComposeServiceViewController: NSExtensionRequestHandling {
         }
         Task { @MainActor in
             contentText = await Self.startingText(of: context.inputItems)
+            viewDidLoad()
             reloadConfigurationItems()
             contentIsValid = isContentValid()
             context.pointChannel.setHandler { [self] message in receive(message) }

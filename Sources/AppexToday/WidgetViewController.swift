@@ -22,7 +22,7 @@ public import Foundation
 /// made with `init()`. The request lasts while the widget is shown: the controller sends its
 /// view each time it changes, and the request completes when the Today view closes.
 @MainActor
-open class WidgetViewController: NSExtensionRequestHandling {
+open class WidgetViewController: NSObject, @MainActor NSExtensionRequestHandling {
     /// The request this controller serves.
     public private(set) var extensionContext: NSExtensionContext?
     /// What the widget shows. Setting it sends it to the host.
@@ -40,19 +40,19 @@ open class WidgetViewController: NSExtensionRequestHandling {
     /// answers, until its handler is called; empty when none runs.
     private var pendingUpdates: [UInt64] = []
 
-    public required init() {}
+    /// Makes the controller; the request's ``beginRequest(with:)`` attaches it.
+    public override init() {
+        super.init()
+    }
 
     /// The widget is about to be shown for the first time in this request: set up ``view``.
     open func viewDidLoad() {}
 
     // MARK: The request
 
-    /// Makes this request's controller, which waits for the host to present it.
-    public final func beginRequest(with context: NSExtensionContext) {
-        type(of: self).init().attach(to: context)
-    }
-
-    private func attach(to context: NSExtensionContext) {
+    /// Attaches the controller to `context`'s request, and waits for the host to present
+    /// it. An override must call `super`, as on Apple's systems.
+    open func beginRequest(with context: NSExtensionContext) {
         extensionContext = context
         guard context.pointChannel.isAvailable else {
             context.cancelRequest(withError: WidgetUnavailable(message: "this host speaks a protocol without point messages, so it can't show a Today widget"))

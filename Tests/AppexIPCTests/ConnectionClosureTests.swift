@@ -195,6 +195,27 @@ import Testing
         client.start(handler: { _ in }, onClose: { closures.put($0) })
         #expect(await closures.next() == .closedLocally)
     }
+    /// appexd asks whether a process holding a background session is gone before it refuses
+    /// another the session: the peer's close counts at once, before the reader has read to it.
+    @Test func aPeerThatClosedHasHungUpBeforeItsEndIsRead() throws {
+        let (left, right) = try UnixSocket.pair()
+        let connection = Connection(socket: left, name: "not started")
+        defer { connection.close() }
+        let peer = RawPeer(right)
+        try peer.write(Frame(type: 999, payload: []).bytes)
+        #expect(!connection.peerHasHungUp, "the peer is open, with bytes unread")
+        right.close()
+        #expect(connection.peerHasHungUp, "the peer closed; what it sent is still unread")
+        #expect(connection.closure == nil)
+    }
+
+    @Test func aConnectionClosedHereHasHungUp() throws {
+        let (left, right) = try UnixSocket.pair()
+        defer { right.close() }
+        let connection = Connection(socket: left, name: "closed")
+        connection.close()
+        #expect(connection.peerHasHungUp)
+    }
 }
 
 extension Result {

@@ -9,7 +9,7 @@ import Testing
 struct AppOnlyAPITests {
     static let modules = SampleApps.products.appendingPathComponent("Modules")
     /// The C modules AppexKit's modules import publicly.
-    static let moduleMaps = ["CAppexLocking", "CAppexSystem"].map { SampleApps.products.appendingPathComponent("\($0).build/module.modulemap") }
+    static let moduleMaps = ["CAppexKit", "CAppexLocking", "CAppexSystem"].map { SampleApps.products.appendingPathComponent("\($0).build/module.modulemap") }
     static let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     func typecheck(_ code: String) async throws -> CommandRunner.Result {

@@ -177,6 +177,7 @@ import Testing
     @Test(arguments: [
         ("AppexFaultExtension.Missing", "is not in this executable"),
         ("AppexFaultExtension.NotAHandler", "does not adopt NSExtensionRequestHandling"),
+        ("AppexFaultExtension.NotAnObject", "is not a subclass of NSObject"),
     ])
     func aPrincipalClassThatCantServeFailsTheLaunchAndSaysWhich(principalClass: String, problem: String) async throws {
         try await world.startDaemon()

@@ -62,6 +62,24 @@ import Testing
         await world.expectNothingLeaked(since: baseline)
     }
 
+    /// As on Apple's systems, each request gets a new instance of the principal class, which
+    /// the system keeps until the request is answered, though nothing else holds it.
+    @Test func eachRequestOnALiveSessionHasItsOwnPrincipalObjectKeptUntilItAnswers() async throws {
+        // Ten seconds' grace: the second request finds the process however slow the machine,
+        // and the process ends in time for the leak check.
+        try await world.startDaemon(["APPEX_IDLE_GRACE_MS": "10000"])
+        try await world.install("answersThroughItsHandler")
+        let target = try await world.extension("answersThroughItsHandler")
+        let baseline = world.baseline()
+        var answers: [String] = []
+        for text in ["one", "two"] {
+            let outcome = try await target.outcome([textItem(text)])
+            answers.append(outcome.items?.first?.attributedContentText?.string ?? "\(outcome)")
+        }
+        #expect(answers == ["handler 1 of 1", "handler 1 of 2"], "a new handler each time, in one process")
+        await world.expectNothingLeaked(since: baseline)
+    }
+
     @Test func anIdleSessionIsClosedAndTheNextRequestStartsANewProcess() async throws {
         try await world.startDaemon()
         try await world.install("echo")

@@ -7,7 +7,7 @@ import TextToolsKit
 /// Reads each file attachment through the descriptor the host hands over (the sandbox gives
 /// it no path to the file), in blocks, and returns one item whose attachment is a text file of
 /// `HASH  NAME` lines, named `NAME.sha256` for one file and `SHA256SUMS` for several.
-final class ChecksumAction: NSExtensionRequestHandling {
+class ChecksumAction: NSObject, NSExtensionRequestHandling {
     func beginRequest(with context: NSExtensionContext) {
         Task {
             do {

@@ -8,7 +8,7 @@ import AppexToday
 import Foundation
 import MonitorKit
 
-final class TodayViewController: WidgetViewController, NCWidgetProviding {
+class TodayViewController: WidgetViewController, NCWidgetProviding {
     private var expanded = false
     private var ticking: Task<Void, Never>?
 

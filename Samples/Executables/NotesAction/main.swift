@@ -3,7 +3,7 @@ import AppexKit
 import Foundation
 
 /// Upper-cases the text of every item, from its content text and its text attachments.
-final class UppercaseAction: NSExtensionRequestHandling {
+class UppercaseAction: NSObject, NSExtensionRequestHandling {
     func beginRequest(with context: NSExtensionContext) {
         Task {
             var returned: [NSExtensionItem] = []

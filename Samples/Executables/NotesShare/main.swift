@@ -11,7 +11,7 @@ import Foundation
 /// with a file the text may be left empty. Post saves the note, one file per post, in
 /// `Shared Notes/` of the group container, in a coordinated write; then counts the notes and
 /// names the last in the group's shared defaults, which the app reads with `notes list`.
-final class ShareViewController: SLComposeServiceViewController {
+class ShareViewController: SLComposeServiceViewController {
     static let group = "group.com.example.notes"
     /// The Latest Note widget, which lists what this extension files.
     static let widget = "com.example.notes.widget"
@@ -20,15 +20,15 @@ final class ShareViewController: SLComposeServiceViewController {
 
     private var folder = "Inbox"
     private lazy var folderItem: SLComposeSheetConfigurationItem = {
-        let item = SLComposeSheetConfigurationItem()
+        let item = SLComposeSheetConfigurationItem()!
         item.title = "Folder"
         item.value = folder
         item.tapHandler = { [unowned self] in pickFolder() }
         return item
     }()
 
-    required init() {
-        super.init()
+    override func viewDidLoad() {
+        super.viewDidLoad()
         placeholder = "Write a note"
     }
 
@@ -66,7 +66,7 @@ final class ShareViewController: SLComposeServiceViewController {
 
     override func didSelectPost() {
         guard let context = extensionContext else { return }
-        let text = contentText
+        let text: String = contentText
         let folder = folder
         let files = textFiles
         Task {

@@ -34,7 +34,7 @@ struct SharedNote: Equatable {
     }
 }
 
-final class TodayViewController: WidgetViewController, NCWidgetProviding {
+class TodayViewController: WidgetViewController, NCWidgetProviding {
     /// How many notes expanded mode shows.
     static let expandedCount = 5
     private var notes: [SharedNote] = []

@@ -4,7 +4,7 @@ import Foundation
 
 /// Copies each image or movie attachment into `Album/` under the extension's home (its
 /// container), keeping the file's name.
-final class AlbumShareHandler: NSExtensionRequestHandling {
+class AlbumShareHandler: NSObject, NSExtensionRequestHandling {
     func beginRequest(with context: NSExtensionContext) {
         Task {
             do {

@@ -6,13 +6,13 @@ import TextToolsKit
 /// Counts the words, characters and lines of each item's text: its content text, or else its
 /// text attachments; returns one item per item, whose content text and text attachment are the
 /// counts.
-final class WordCountAction: NSExtensionRequestHandling {
+class WordCountAction: NSObject, NSExtensionRequestHandling {
     func beginRequest(with context: NSExtensionContext) {
         Task {
             do {
                 var returned: [NSExtensionItem] = []
                 for item in context.inputItems {
-                    let statistics = TextStatistics(try await Self.text(of: item))
+                    let statistics = TextStatistics(try await WordCountAction.text(of: item))
                     let result = NSExtensionItem()
                     result.attributedContentText = NSAttributedString(string: statistics.summary)
                     result.attachments = [NSItemProvider(object: statistics.summary)]

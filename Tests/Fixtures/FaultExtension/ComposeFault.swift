@@ -8,7 +8,7 @@ final class ComposeFault: SLComposeServiceViewController {
     static let limit = 20
     private var folder = "Inbox"
     private lazy var folderItem: SLComposeSheetConfigurationItem = {
-        let item = SLComposeSheetConfigurationItem()
+        let item = SLComposeSheetConfigurationItem()!
         item.title = "Folder"
         item.value = folder
         item.tapHandler = { [unowned self] in
@@ -34,9 +34,9 @@ final class ComposeFault: SLComposeServiceViewController {
 
     override func configurationItems() -> [Any]! {
         guard Fault.current == .composeTooManyItems else { return [folderItem] }
-        return (1...40).map { index in
+        return (1...40).compactMap { index in
             let item = SLComposeSheetConfigurationItem()
-            item.title = "Item \(index)"
+            item?.title = "Item \(index)"
             return item
         }
     }
@@ -48,7 +48,7 @@ final class ComposeFault: SLComposeServiceViewController {
 
     override func didSelectPost() {
         let item = NSExtensionItem()
-        item.attributedContentText = NSAttributedString(string: "posted \"\(contentText)\" to \(folder)")
+        item.attributedContentText = NSAttributedString(string: "posted \"\(contentText!)\" to \(folder)")
         extensionContext?.completeRequest(returningItems: [item], completionHandler: nil)
     }
 }

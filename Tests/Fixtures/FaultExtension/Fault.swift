@@ -99,6 +99,11 @@ enum Fault: String {
     /// Under ``FaultHandler``, an Action that asks to open `faultapp://action`, and completes
     /// with the answer's reason as its content text.
     case opensURL
+    /// Keeps the request's context only in a property of its handler, and answers a moment
+    /// later through a weak reference to the handler, with the number of requests that
+    /// handler has begun and the number begun in the process, as "handler 1 of 2": it
+    /// answers only if the system keeps the handler until the request is answered.
+    case answersThroughItsHandler
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.
     static let current: Fault = {

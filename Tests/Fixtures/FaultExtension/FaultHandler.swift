@@ -3,17 +3,22 @@ import AppexSystem
 import AppexTransfers
 import AppexWire
 import Foundation
+import Synchronization
 
 /// The principal class: serves each request as ``Fault/current`` says.
-final class FaultHandler: NSExtensionRequestHandling {
-    /// The requests begun so far in this process.
-    private var begun = 0
+final class FaultHandler: NSObject, NSExtensionRequestHandling {
+    /// The requests begun so far in this process, each with its own handler.
+    private static let begun = Atomic(0)
+    /// The requests this handler has begun, and the last one's context.
+    private var requestsBegun = 0
+    private var context: NSExtensionContext?
 
     func beginRequest(with context: NSExtensionContext) {
-        begun += 1
+        let begun = Self.begun.add(1, ordering: .relaxed).newValue
+        requestsBegun += 1
         switch Fault.current {
         case .echo:
-            Task { await Self.echo(context) }
+            Task { await FaultHandler.echo(context) }
         case .describe:
             let item = NSExtensionItem()
             let types = context.inputItems.flatMap { $0.attachments ?? [] }.map { provider in
@@ -43,7 +48,7 @@ final class FaultHandler: NSExtensionRequestHandling {
         case .crashInRequest:
             abort()
         case .crashInSecondRequest, .neverAnswersSecondRequest:
-            if begun == 1 { Task { await Self.echo(context) } }
+            if begun == 1 { Task { await FaultHandler.echo(context) } }
             if begun > 1, Fault.current == .crashInSecondRequest { abort() }
         case .crashAfterCompleting:
             context.completeRequest(returningItems: [Self.done]) { _ in abort() }
@@ -55,6 +60,16 @@ final class FaultHandler: NSExtensionRequestHandling {
              .widget, .widgetFails, .widgetHangsUpdating, .widgetTall, .widgetMalformedView, .widgetHugeView, .widgetTooManyViews:
             // The compose and widget faults are ComposeFault's and WidgetFault's; under this class they never answer.
             break
+        case .answersThroughItsHandler:
+            self.context = context
+            // The handler crosses to the main queue, where it began, held weakly.
+            let held = WeakHandler(handler: self)
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) {
+                guard let handler = held.handler, let context = handler.context else { return }
+                let item = NSExtensionItem()
+                item.attributedContentText = NSAttributedString(string: "handler \(handler.requestsBegun) of \(begun)")
+                context.completeRequest(returningItems: [item])
+            }
         case .opensURL:
             Task {
                 let answer = await context.openURL(URL(string: "faultapp://action")!)
@@ -95,10 +110,10 @@ final class FaultHandler: NSExtensionRequestHandling {
                 var results: [String] = []
                 for line in String(decoding: list, as: UTF8.self).split(separator: "\n").map(String.init) {
                     let result = switch line.split(separator: " ").first {
-                    case "pick": await Self.pick(line, in: context)
-                    case "openURL": await Self.openURL(line, in: context)
-                    case "raw": Self.sendRaw(line, in: context)
-                    default: Self.attempt(line)
+                    case "pick": await FaultHandler.pick(line, in: context)
+                    case "openURL": await FaultHandler.openURL(line, in: context)
+                    case "raw": FaultHandler.sendRaw(line, in: context)
+                    default: FaultHandler.attempt(line)
                     }
                     results.append(result)
                 }
@@ -407,9 +422,26 @@ final class FaultHandler: NSExtensionRequestHandling {
     }
 }
 
+/// A weak reference to a handler, for the main queue, where the handler began and is used.
+private struct WeakHandler: @unchecked Sendable {
+    weak var handler: FaultHandler?
+}
+
 /// A class that exists but does not adopt `NSExtensionRequestHandling`, for the test of a
 /// principal class that can't serve.
-final class NotAHandler {}
+final class NotAHandler: NSObject {}
+
+/// A class that adopts `NSExtensionRequestHandling` without being an `NSObject`, which a
+/// principal class must be, as on Apple's systems.
+final class NotAnObject: NSObjectProtocol, NSExtensionRequestHandling {
+    func isEqual(_ object: Any?) -> Bool { (object as AnyObject?) === self }
+    var hash: Int { ObjectIdentifier(self).hashValue }
+    func `self`() -> Self { self }
+    func isProxy() -> Bool { false }
+    var description: String { "NotAnObject" }
+    var debugDescription: String { description }
+    func beginRequest(with context: NSExtensionContext) {}
+}
 
 /// syscall(2) with three arguments, which Swift's Glibc module leaves out because the C
 /// declaration is variadic.

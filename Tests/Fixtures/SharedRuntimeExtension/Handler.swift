@@ -10,7 +10,7 @@ let slowlyInitialized: String = {
 }()
 
 /// The principal class: completes each request with the global's value, as text.
-final class Handler: NSExtensionRequestHandling {
+class Handler: NSObject, NSExtensionRequestHandling {
     func beginRequest(with context: NSExtensionContext) {
         let item = NSExtensionItem()
         item.attributedContentText = NSAttributedString(string: slowlyInitialized)
