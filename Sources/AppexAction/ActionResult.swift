@@ -51,7 +51,7 @@ public struct ActionResult: Sendable, Hashable {
     private static func load(_ provider: NSItemProvider, savingIn folder: URL) async throws -> Part? {
         if provider.hasItemConformingToTypeIdentifier(UTType.url.identifier),
            !provider.hasItemConformingToTypeIdentifier(UTType.fileURL.identifier),
-           let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? URL {
+           let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? NSURL as URL? {
             return .url(url)
         }
         if provider.hasItemConformingToTypeIdentifier(UTType.plainText.identifier) {

@@ -45,7 +45,7 @@ public enum RemoteProvider {
                     return nil
                 }
             case .item:
-                provider.registerItem(forTypeIdentifier: type) { completion, _ in
+                provider.registerValue(forTypeIdentifier: type) { completion in
                     fetch(representation) { result in
                         do { completion(try result.get().item(typeIdentifier: type, suggestedName: name), nil) } catch { completion(nil, error) }
                     }

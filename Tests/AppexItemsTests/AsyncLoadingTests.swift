@@ -16,11 +16,12 @@ import Testing
 
     @Test func itemLoadsAwaitAndPassOptions() async throws {
         let provider = NSItemProvider()
-        provider.registerItem(forTypeIdentifier: "public.plain-text") { completion, options in
-            completion(options?["size"]?.integerValue ?? 0, nil)
+        provider.registerItem(forTypeIdentifier: "public.plain-text") { completion, expectedClass, options in
+            #expect(expectedClass == nil)
+            completion?((options?["size"] as? Int ?? 0) as any NSSecureCoding, nil)
         }
-        #expect(try await provider.loadItem(forTypeIdentifier: "public.plain-text", options: ["size": 64]) as? Int == 64)
-        #expect(try await provider.loadItem(forTypeIdentifier: "public.plain-text") as? Int == 0)
+        #expect(try await provider.loadItem(forTypeIdentifier: "public.plain-text", options: ["size": 64]).bridged(as: Int.self) == 64)
+        #expect(try await provider.loadItem(forTypeIdentifier: "public.plain-text").bridged(as: Int.self) == 0)
     }
 
     @Test func aFileLivesForTheBody() async throws {

@@ -44,18 +44,18 @@ import Testing
         let provider = NSItemProvider()
         provider.register(Data("png".utf8), as: "public.png")
         provider.register(file: URL(fileURLWithPath: "/srv/report.pdf"), as: "com.adobe.pdf")
-        provider.registerItem(forTypeIdentifier: "public.plain-text") { completion, _ in completion("caption", nil) }
-        #expect(try await provider.loadItem(forTypeIdentifier: "public.png") as? Data == Data("png".utf8))
-        #expect(try await provider.loadItem(forTypeIdentifier: "com.adobe.pdf") as? URL == URL(fileURLWithPath: "/srv/report.pdf"))
-        #expect(try await provider.loadItem(forTypeIdentifier: "public.text") as? String == "caption")
+        provider.registerItem(forTypeIdentifier: "public.plain-text") { completion, _, _ in completion?("caption" as NSString, nil) }
+        #expect(try await provider.loadItem(forTypeIdentifier: "public.png").bridged(as: Data.self) == Data("png".utf8))
+        #expect(try await provider.loadItem(forTypeIdentifier: "com.adobe.pdf").bridged(as: URL.self) == URL(fileURLWithPath: "/srv/report.pdf"))
+        #expect(try await provider.loadItem(forTypeIdentifier: "public.text").bridged(as: String.self) == "caption")
     }
 
     @Test func itemsBecomeBytes() async throws {
         let provider = NSItemProvider()
-        provider.registerItem(forTypeIdentifier: "public.plain-text") { completion, _ in completion("héllo", nil) }
-        provider.registerItem(forTypeIdentifier: "public.url") { completion, _ in completion(URL(string: "https://example.com/a?b=c")!, nil) }
-        provider.registerItem(forTypeIdentifier: "com.apple.property-list") { completion, _ in
-            completion(PropertyListValue.dictionary(["count": 3]), nil)
+        provider.registerItem(forTypeIdentifier: "public.plain-text") { completion, _, _ in completion?("héllo" as NSString, nil) }
+        provider.registerItem(forTypeIdentifier: "public.url") { completion, _, _ in completion?(URL(string: "https://example.com/a?b=c")! as NSURL, nil) }
+        provider.registerItem(forTypeIdentifier: "com.apple.property-list") { completion, _, _ in
+            completion?(["count": 3] as NSDictionary, nil)
         }
         #expect(try await provider.loadDataRepresentation(forTypeIdentifier: "public.plain-text") == Data("héllo".utf8))
         #expect(try await provider.loadDataRepresentation(forTypeIdentifier: "public.url") == Data("https://example.com/a?b=c".utf8))
@@ -66,7 +66,7 @@ import Testing
     @Test func aFileURLItemUnderAContentTypeStandsForTheFile() async throws {
         try await withTestFolder { folder in
             let photo = try folder.write("jpeg bytes", to: "photo.jpg")
-            let provider = NSItemProvider(item: photo, typeIdentifier: "public.jpeg")
+            let provider = NSItemProvider(item: photo as NSURL, typeIdentifier: "public.jpeg")
             provider.temporaryDirectory = folder.temporary
             #expect(try await provider.loadDataRepresentation(forTypeIdentifier: "public.jpeg") == Data("jpeg bytes".utf8))
             let load = await provider.fileResult("public.jpeg")

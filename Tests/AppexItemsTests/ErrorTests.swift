@@ -15,7 +15,7 @@ import Testing
             completion(nil, false, HandlerFailure(detail: "not downloaded"))
             return nil
         }
-        provider.registerItem(forTypeIdentifier: "public.url") { completion, _ in completion(nil, HandlerFailure(detail: "offline")) }
+        provider.registerItem(forTypeIdentifier: "public.url") { completion, _, _ in completion?(nil, HandlerFailure(detail: "offline")) }
         #expect(await provider.dataResult("public.jpeg").1 as? HandlerFailure == HandlerFailure(detail: "camera roll locked"))
         #expect(await provider.fileResult("com.adobe.pdf").error as? HandlerFailure == HandlerFailure(detail: "not downloaded"))
         #expect(await provider.itemResult("public.url").1 as? HandlerFailure == HandlerFailure(detail: "offline"))

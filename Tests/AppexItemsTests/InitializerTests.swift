@@ -30,34 +30,34 @@ import Testing
         let provider = NSItemProvider(object: "Hello")
         #expect(provider.registeredTypeIdentifiers == ["public.utf8-plain-text", "public.plain-text"])
         #expect(provider.representations().map(\.kind) == [.item, .item])
-        #expect(try await provider.loadItem(forTypeIdentifier: "public.plain-text") as? String == "Hello")
+        #expect(try await provider.loadItem(forTypeIdentifier: "public.plain-text").bridged(as: String.self) == "Hello")
         #expect(try await provider.loadDataRepresentation(forTypeIdentifier: "public.text") == Data("Hello".utf8))
     }
 
     @Test func aURLObjectIsAURL() async throws {
         let web = NSItemProvider(object: URL(string: "https://example.com")!)
         #expect(web.registeredTypeIdentifiers == ["public.url"])
-        #expect(try await web.loadItem(forTypeIdentifier: "public.url") as? URL == URL(string: "https://example.com"))
+        #expect(try await web.loadItem(forTypeIdentifier: "public.url").bridged(as: URL.self) == URL(string: "https://example.com"))
 
         let file = NSItemProvider(object: URL(fileURLWithPath: "/srv/a.txt"))
         #expect(file.registeredTypeIdentifiers == ["public.file-url", "public.url"])
-        #expect(try await file.loadItem(forTypeIdentifier: "public.url") as? URL == URL(fileURLWithPath: "/srv/a.txt"))
+        #expect(try await file.loadItem(forTypeIdentifier: "public.url").bridged(as: URL.self) == URL(fileURLWithPath: "/srv/a.txt"))
     }
 
     @Test func aDataObjectIsData() async throws {
         let provider = NSItemProvider(object: Data([1, 2, 3]))
         #expect(provider.registeredTypeIdentifiers == ["public.data"])
         #expect(try await provider.loadDataRepresentation(forTypeIdentifier: "public.data") == Data([1, 2, 3]))
-        #expect(try await provider.loadItem(forTypeIdentifier: "public.data") as? Data == Data([1, 2, 3]))
+        #expect(try await provider.loadItem(forTypeIdentifier: "public.data").bridged(as: Data.self) == Data([1, 2, 3]))
     }
 
     @Test func anItemIsRegisteredUnderItsTypeOrItsKindsType() async throws {
-        let named = NSItemProvider(item: "<b>hi</b>", typeIdentifier: "public.html")
+        let named = NSItemProvider(item: "<b>hi</b>" as NSString, typeIdentifier: "public.html")
         #expect(named.registeredTypeIdentifiers == ["public.html"])
-        #expect(try await named.loadItem(forTypeIdentifier: "public.html") as? String == "<b>hi</b>")
+        #expect(try await named.loadItem(forTypeIdentifier: "public.html").bridged(as: String.self) == "<b>hi</b>")
 
-        #expect(NSItemProvider(item: "text", typeIdentifier: nil).registeredTypeIdentifiers == ["public.utf8-plain-text"])
-        #expect(NSItemProvider(item: 42, typeIdentifier: nil).registeredTypeIdentifiers == ["com.apple.property-list"])
+        #expect(NSItemProvider(item: "text" as NSString, typeIdentifier: nil).registeredTypeIdentifiers == ["public.utf8-plain-text"])
+        #expect(NSItemProvider(item: 42 as NSNumber, typeIdentifier: nil).registeredTypeIdentifiers == ["com.apple.property-list"])
         #expect(NSItemProvider(item: nil, typeIdentifier: "public.jpeg").registeredTypeIdentifiers.isEmpty)
     }
 

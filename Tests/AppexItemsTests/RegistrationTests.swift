@@ -8,7 +8,7 @@ import Testing
         let provider = NSItemProvider()
         provider.register(Data("b".utf8), as: "public.png")
         provider.register(Data("a".utf8), as: "public.jpeg")
-        provider.registerItem(forTypeIdentifier: "public.url") { completion, _ in completion(URL(string: "https://example.com")!, nil) }
+        provider.registerItem(forTypeIdentifier: "public.url") { completion, _, _ in completion?(URL(string: "https://example.com")! as NSURL, nil) }
         provider.registerFileRepresentation(forTypeIdentifier: "com.adobe.pdf", visibility: .all) { _ in nil }
         #expect(provider.registeredTypeIdentifiers == ["public.png", "public.jpeg", "public.url", "com.adobe.pdf"])
         #expect(provider.registeredContentTypes.map(\.identifier) == ["public.png", "public.jpeg", "public.url", "com.adobe.pdf"])
@@ -60,8 +60,8 @@ import Testing
         let provider = NSItemProvider()
         provider.register(Data("bytes".utf8), as: "public.jpeg")
         provider.register(file: URL(fileURLWithPath: "/tmp/x.pdf"), as: "com.adobe.pdf")
-        provider.registerItem(forTypeIdentifier: "public.url") { completion, options in
-            completion(options?["answer"]?.stringValue ?? "no options", nil)
+        provider.registerItem(forTypeIdentifier: "public.url") { completion, _, options in
+            completion?((options?["answer"] as? String ?? "no options") as NSString, nil)
         }
         let representations = provider.representations()
         let payloads = await withTaskGroup(of: (Int, String).self) { group in

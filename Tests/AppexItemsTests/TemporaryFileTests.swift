@@ -14,7 +14,7 @@ import Testing
             switch kind {
             case .data: provider.register(Data("contents".utf8), as: "public.plain-text")
             case .file: provider.register(file: try folder.write("contents", to: "notes.txt"), as: "public.plain-text")
-            case .item: provider.registerItem(forTypeIdentifier: "public.plain-text") { completion, _ in completion("contents", nil) }
+            case .item: provider.registerItem(forTypeIdentifier: "public.plain-text") { completion, _, _ in completion?("contents" as NSString, nil) }
             }
             let before = try folder.temporaryEntries()
             let load = await provider.fileResult("public.plain-text")

@@ -95,13 +95,11 @@ extension NSItemProvider {
         }
     }
 
-    /// The item or error a callback item load delivers.
-    func itemResult(_ typeIdentifier: String, options: [String: PropertyListValue]? = nil) async -> (
-        (any NSItemProviderValue)?, (any Error)?
-    ) {
+    /// The item, as the value it stands for, or the error a callback item load delivers.
+    func itemResult(_ typeIdentifier: String, options: [AnyHashable: Any]? = nil) async -> (ItemValue?, (any Error)?) {
         await withCheckedContinuation { continuation in
             loadItem(forTypeIdentifier: typeIdentifier, options: options) { item, error in
-                continuation.resume(returning: (item, error))
+                continuation.resume(returning: (item.flatMap(ItemValue.init(secureCoding:)), error))
             }
         }
     }
@@ -145,4 +143,13 @@ func providerError(_ error: (any Error)?, sourceLocation: SourceLocation = #_sou
         return nil
     }
     return error
+}
+
+extension NSSecureCoding {
+    /// The item as the Swift type it bridges to, as `item as? URL` gives on Apple's platforms.
+    /// swiftc on Linux warns that such a cast from `any NSSecureCoding` "always fails",
+    /// though it succeeds: the cast goes through `Any`, which it doesn't warn about.
+    func bridged<T>(as type: T.Type) -> T? {
+        (self as Any) as? T
+    }
 }

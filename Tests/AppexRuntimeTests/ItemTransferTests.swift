@@ -133,7 +133,7 @@ import Testing
         try await withCheckedThrowingContinuation { continuation in
             provider.loadItem(forTypeIdentifier: type) { item, error in
                 continuation.resume(with: Result {
-                    guard let url = item as? URL else { throw error ?? WorldError("\(type) is not a file: \(String(describing: item))") }
+                    guard let url = item as? NSURL as URL? else { throw error ?? WorldError("\(type) is not a file: \(String(describing: item))") }
                     return try status(url.path)
                 })
             }

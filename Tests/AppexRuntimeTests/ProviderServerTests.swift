@@ -22,7 +22,7 @@ import Testing
             completion(URL(fileURLWithPath: "/etc/hostname"), false, nil)
             return nil
         }
-        provider.registerItem(forTypeIdentifier: "public.url") { completion, _ in completion(URL(string: "https://example.com")!, nil) }
+        provider.registerItem(forTypeIdentifier: "public.url") { completion, _, _ in completion?(URL(string: "https://example.com")! as NSURL, nil) }
         provider.registerDataRepresentation(forTypeIdentifier: "com.example.secret", visibility: .ownProcess) { [hiddenLoads] completion in
             hiddenLoads.increment()
             completion(Data("secret".utf8), nil)

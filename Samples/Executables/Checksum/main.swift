@@ -23,7 +23,7 @@ class ChecksumAction: NSObject, NSExtensionRequestHandling {
                     throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "Checksum was given no file to read."])
                 }
                 let text = sums.map { FileChecksum.line($0.hash, name: $0.name) }.joined(separator: "\n") + "\n"
-                let attachment = NSItemProvider(item: Data(text.utf8), typeIdentifier: UTType.plainText.identifier)
+                let attachment = NSItemProvider(item: Data(text.utf8) as NSData, typeIdentifier: UTType.plainText.identifier)
                 attachment.suggestedName = sums.count == 1 ? "\(first.name).sha256" : "SHA256SUMS"
                 let result = NSExtensionItem()
                 result.attributedContentText = NSAttributedString(string: text.trimmingCharacters(in: .newlines))

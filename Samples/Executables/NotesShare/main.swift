@@ -93,7 +93,7 @@ class ShareViewController: SLComposeServiceViewController {
             lines.append(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines))
         }
         for provider in context.inputItems.flatMap({ $0.attachments ?? [] }) where provider.hasItemConformingToTypeIdentifier(UTType.url.identifier) {
-            if let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? URL, !url.isFileURL { lines.append(url.absoluteString) }
+            if let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? NSURL as URL?, !url.isFileURL { lines.append(url.absoluteString) }
         }
         let note = lines.joined(separator: "\n")
         let notes = container.appendingPathComponent("Shared Notes", isDirectory: true)

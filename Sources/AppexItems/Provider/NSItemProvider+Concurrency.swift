@@ -5,11 +5,12 @@ extension NSItemProvider {
     /// Loads the item for `typeIdentifier`; see ``loadItem(forTypeIdentifier:options:completionHandler:)``.
     public func loadItem(
         forTypeIdentifier typeIdentifier: String,
-        options: [String: PropertyListValue]? = nil
-    ) async throws -> any NSItemProviderValue {
-        try await withCheckedThrowingContinuation { continuation in
-            load(typeIdentifier, options: options, convert: { payload, _ in payload.item }) { continuation.resume(with: $0) }
+        options: [AnyHashable: Any]? = nil
+    ) async throws -> any NSSecureCoding {
+        let value = try await withCheckedThrowingContinuation { continuation in
+            load(typeIdentifier, options: options?.propertyListOptions, convert: { payload, _ in payload.item.itemValue }) { continuation.resume(with: $0) }
         }
+        return value.secureCodingObject
     }
 
     /// Loads the bytes of `typeIdentifier`; see ``loadDataRepresentation(forTypeIdentifier:completionHandler:)``.

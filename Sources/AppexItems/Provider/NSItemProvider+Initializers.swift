@@ -2,17 +2,25 @@ public import AppexCore
 public import Foundation
 
 extension NSItemProvider {
-    /// A provider with one item, as Apple's `init(item:typeIdentifier:)`.
+    /// A provider with one item, as Apple's `init(item:typeIdentifier:)`: pass an
+    /// `NSString`, `NSURL`, `NSData`, `NSNumber`, `NSDate`, or an `NSArray` or
+    /// `NSDictionary` of those (`text as NSString`, `url as NSSecureCoding`).
     ///
-    /// Loading the type returns `item` itself; loading it as data or as a file coerces it
-    /// (see ``ItemValue``). Apple requires a type when there is an item; here a `nil`
+    /// Loading the type returns the item; loading it as data or as a file coerces it (see
+    /// ``ItemValue``). Apple requires a type when there is an item; here a `nil`
     /// `typeIdentifier` registers the item under its kind's type: `public.utf8-plain-text`
     /// for text, `public.file-url` or `public.url` for a URL, `public.data` for data and
-    /// `com.apple.property-list` for the rest. A `nil` item makes an empty provider.
-    public convenience init(item: (any NSItemProviderValue)?, typeIdentifier: String?) {
+    /// `com.apple.property-list` for the rest. A `nil` item makes an empty provider. An item
+    /// of another class is registered, and fails every load with
+    /// ``NSItemProvider/ErrorCode/unexpectedValueClassError``, naming its class.
+    public convenience init(item: (any NSSecureCoding)?, typeIdentifier: String?) {
         self.init()
         guard let item else { return }
-        registerValue(item, forTypeIdentifiers: [typeIdentifier ?? item.itemValue.defaultTypeIdentifier])
+        guard let value = ItemValue(secureCoding: item) else {
+            registerUnavailable(forTypeIdentifier: typeIdentifier ?? UTType.data.identifier, reason: ItemValue.unsupported(item))
+            return
+        }
+        registerValue(value.value, forTypeIdentifiers: [typeIdentifier ?? value.defaultTypeIdentifier])
     }
 
     /// A provider of text, as Apple's `init(object:)` with an `NSString`: registered as

@@ -1,4 +1,4 @@
-public import AppexCore
+import AppexCore
 import AppexLocking
 import Dispatch
 import Synchronization
@@ -7,21 +7,24 @@ public import Foundation
 extension NSItemProvider {
     /// Loads the item for the first registered type that conforms to `typeIdentifier`.
     ///
-    /// The item is what the representation holds: the value of an item representation
-    /// (cast it: `item as? URL`), the `Data` of a data representation, or the file `URL`
-    /// of a file representation. That URL is the provider's own file, valid while the
+    /// The item is what the representation holds: the item of an item representation (cast
+    /// it: `item as? URL`, `item as? [String: Any]`), the bytes of a data representation
+    /// (`item as? Data`), or the file URL of a file representation. That URL is the provider's own file, valid while the
     /// completion handler runs; use ``loadFileRepresentation(forTypeIdentifier:completionHandler:)``
     /// for a copy of the file or ``loadDataRepresentation(forTypeIdentifier:completionHandler:)``
     /// for its bytes. The completion handler runs once, on a background queue.
     ///
     /// `options` go to the representation's ``LoadHandler``; keys such as Apple's preferred
-    /// image size are the provider's to interpret.
+    /// image size are the provider's to interpret. Only string keys with property-list
+    /// values travel: the handler may be in another process.
     public func loadItem(
         forTypeIdentifier typeIdentifier: String,
-        options: [String: PropertyListValue]? = nil,
-        completionHandler: @escaping CompletionHandler
+        options: [AnyHashable: Any]? = nil,
+        completionHandler: CompletionHandler? = nil
     ) {
-        load(typeIdentifier, options: options, convert: { payload, _ in payload.item }, completionHandler: completionHandler)
+        load(typeIdentifier, options: options?.propertyListOptions, convert: { payload, _ in payload.item.itemValue }) { item, error in
+            completionHandler?(item?.secureCodingObject, error)
+        }
     }
 
     /// Loads the bytes of the first registered type that conforms to `typeIdentifier`.

@@ -30,19 +30,34 @@ extension NSItemProvider {
         register(Representation(typeIdentifier: typeIdentifier, visibility: visibility, fileOptions: fileOptions, loader: .file(loadHandler)))
     }
 
-    /// Registers a handler that produces an item of a type on demand, visible to all processes.
+    /// Registers a handler that produces an item of a type on demand, visible to all
+    /// processes: Apple's `registerItem(forTypeIdentifier:loadHandler:)`.
     ///
-    /// The handler receives the completion handler to call with the item (a `String`,
-    /// `URL`, `Data` or another ``NSItemProviderValue``) or an error, and the options the
-    /// consumer passed to ``loadItem(forTypeIdentifier:options:completionHandler:)``.
+    /// The handler gets the completion handler to call once, with the item (an `NSString`,
+    /// `NSURL`, `NSData`, `NSNumber`, `NSDate`, or an `NSArray` or `NSDictionary` of those,
+    /// such as `text as NSString`) or an error; no expected class; and the options the
+    /// consumer passed to ``loadItem(forTypeIdentifier:options:completionHandler:)``. An
+    /// item of another class fails the load with ``NSItemProvider/ErrorCode/unexpectedValueClassError``.
     public func registerItem(forTypeIdentifier typeIdentifier: String, loadHandler: @escaping LoadHandler) {
-        register(Representation(typeIdentifier: typeIdentifier, visibility: .all, fileOptions: [], loader: .item(loadHandler)))
+        register(Representation(typeIdentifier: typeIdentifier, visibility: .all, fileOptions: [], loader: .object(loadHandler)))
+    }
+
+    /// Registers a handler that produces a Swift value of a type on demand, for a transport
+    /// that stands for another process's provider.
+    package func registerValue(forTypeIdentifier typeIdentifier: String,
+                               loadHandler: @escaping @Sendable (_ completionHandler: @escaping @Sendable ((any NSItemProviderValue)?, (any Error)?) -> Void) -> Void) {
+        register(Representation(typeIdentifier: typeIdentifier, visibility: .all, fileOptions: [], loader: .value { completion, _ in loadHandler(completion) }))
     }
 
     /// Registers `value` itself as the item for each of `typeIdentifiers`.
     func registerValue(_ value: any NSItemProviderValue, forTypeIdentifiers typeIdentifiers: [String]) {
         for typeIdentifier in typeIdentifiers {
-            registerItem(forTypeIdentifier: typeIdentifier) { completionHandler, _ in completionHandler(value, nil) }
+            registerValue(forTypeIdentifier: typeIdentifier) { completionHandler in completionHandler(value, nil) }
         }
+    }
+
+    /// Registers, for `typeIdentifier`, an item that can't be carried: loading it fails with `reason`.
+    func registerUnavailable(forTypeIdentifier typeIdentifier: String, reason: String) {
+        register(Representation(typeIdentifier: typeIdentifier, visibility: .all, fileOptions: [], loader: .unavailable(reason: reason)))
     }
 }

@@ -43,7 +43,12 @@ extension NSItemProvider {
         enum Loader: Sendable {
             case data(DataLoadHandler)
             case file(FileLoadHandler)
-            case item(LoadHandler)
+            /// Apple's item handler, which gives a Foundation object.
+            case object(LoadHandler)
+            /// A Swift value's handler.
+            case value(ValueLoadHandler)
+            /// An item that can't be carried, and why.
+            case unavailable(reason: String)
         }
 
         /// How the representation produces its content.
@@ -51,7 +56,7 @@ extension NSItemProvider {
             switch loader {
             case .data: .data
             case .file: .file
-            case .item: .item
+            case .object, .value, .unavailable: .item
             }
         }
 
@@ -114,8 +119,21 @@ extension NSItemProvider {
                         finish(url.map { Payload.file($0, coordinated: coordinated) }, error)
                     }
                 }
-            case .item(let handler):
+            case .object(let handler):
+                let typeIdentifier = typeIdentifier
+                handler({ object, error in
+                    guard error == nil, let object else { return finish(nil, error) }
+                    guard let value = ItemValue(secureCoding: object) else {
+                        return finish(nil, context.error(.unexpectedValueClassError, "the load handler for \(typeIdentifier) gave \(ItemValue.unsupported(object))"))
+                    }
+                    finish(.item(value.value), nil)
+                }, nil, options?.foundationOptions)
+                return nil
+            case .value(let handler):
                 handler({ item, error in finish(item.map(Payload.item), error) }, options)
+                return nil
+            case .unavailable(let reason):
+                finish(nil, context.error(.unexpectedValueClassError, reason))
                 return nil
             }
         }

@@ -1,6 +1,6 @@
-public import AppexCore
+import AppexCore
 import AppexLocking
-import Foundation
+public import Foundation
 
 /// A promise of typed data, a file or a value, loaded lazily: Apple's `NSItemProvider`.
 ///
@@ -40,14 +40,24 @@ import Foundation
 /// The provider is `Sendable`: its registrations sit behind a mutex, and handlers run
 /// outside it.
 public final class NSItemProvider: Sendable {
-    /// What a provider's item load handler calls when the item is ready: Apple's
-    /// `NSItemProvider.CompletionHandler`, with ``NSItemProviderValue`` for `NSSecureCoding`.
-    public typealias CompletionHandler = @Sendable (_ item: (any NSItemProviderValue)?, _ error: (any Error)?) -> Void
+    /// What gets a loaded item, and what an item load handler calls when its item is ready:
+    /// Apple's `NSItemProvider.CompletionHandler`. The item is an `NSString`, `NSURL`,
+    /// `NSData`, `NSNumber`, `NSDate`, or an `NSArray` or `NSDictionary` of those; read it
+    /// with a cast (`item as? URL`, `item as? [String: Any]`).
+    public typealias CompletionHandler = @Sendable (_ item: (any NSSecureCoding)?, _ error: (any Error)?) -> Void
 
-    /// Produces an item on demand: Apple's `NSItemProvider.LoadHandler`, without the
-    /// expected-class argument (Swift has no class to ask for), with the load's options.
+    /// Produces an item on demand: Apple's `NSItemProvider.LoadHandler`. It gets the
+    /// completion handler to call once, the class the consumer expects (always nil here:
+    /// Swift's casts take its place), and the consumer's options.
     public typealias LoadHandler = @Sendable (
-        _ completionHandler: @escaping CompletionHandler,
+        _ completionHandler: CompletionHandler?,
+        _ expectedClass: AnyClass?,
+        _ options: [AnyHashable: Any]?
+    ) -> Void
+
+    /// Produces a Swift value on demand, as a transport or an initializer registers one.
+    typealias ValueLoadHandler = @Sendable (
+        _ completionHandler: @escaping @Sendable ((any NSItemProviderValue)?, (any Error)?) -> Void,
         _ options: [String: PropertyListValue]?
     ) -> Void
 

@@ -67,7 +67,7 @@ struct RequestReport: Encodable {
         var attachment = Attachment(types: provider.registeredTypeIdentifiers)
         do {
             if provider.hasItemConformingToTypeIdentifier(UTType.url.identifier),
-               let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? URL {
+               let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? NSURL as URL? {
                 attachment.url = url.absoluteString
             } else if provider.hasItemConformingToTypeIdentifier(UTType.plainText.identifier) {
                 let data = try await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)
