@@ -184,8 +184,8 @@ var package = Package(
         // The transfers' process, which appexd starts when there is work (docs/transfers.md).
         .executableTarget(name: "appex-transfers", dependencies: ["AppexCore", "AppexSystem", "AppexTransferEngine"], linkerSettings: staticSwiftLinkerSettings),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
-        .testTarget(name: "AppleFrameworksTests", dependencies: ["AppexKit", "CoreServices", "MobileCoreServices", "NotificationCenter", "Social",
-                                                                "UniformTypeIdentifiers"]),
+        .testTarget(name: "AppleFrameworksTests", dependencies: ["AppexKit", "AppexTesting", "CoreServices", "MobileCoreServices", "NotificationCenter",
+                                                                "Social", "UniformTypeIdentifiers"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexCore"]),
         .testTarget(name: "AppexLockingTests", dependencies: ["AppexLocking"]),
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexLocking", "AppexSystem", "CAppexSystem", "AppexTesting"]),

@@ -12,10 +12,13 @@ public import Foundation
 /// ```swift
 /// class ActionRequestHandler: NSObject, NSExtensionRequestHandling {
 ///     func beginRequest(with context: NSExtensionContext) {
-///         let provider = context.inputItems.first?.attachments?.first
-///         provider?.loadItem(forTypeIdentifier: "public.plain-text", options: nil) { text, error in
+///         guard let provider = context.inputItems.first?.attachments?.first, provider.canLoadObject(ofClass: String.self) else {
+///             return context.cancelRequest(withError: CocoaError(.featureUnsupported))
+///         }
+///         provider.loadObject(ofClass: String.self) { text, error in
+///             guard let text else { return context.cancelRequest(withError: error ?? CocoaError(.featureUnsupported)) }
 ///             let item = NSExtensionItem()
-///             item.attachments = [NSItemProvider(object: ((text as? String) ?? "").uppercased() as NSString)]
+///             item.attachments = [NSItemProvider(object: text.uppercased() as NSString)]
 ///             context.completeRequest(returningItems: [item], completionHandler: nil)
 ///         }
 ///     }

@@ -1,4 +1,3 @@
-import AppexSamples
 import AppexTesting
 import Foundation
 import Testing
@@ -7,20 +6,11 @@ import Testing
 /// against Apple's SDK; code that stays within the extension API compiles. Each snippet is
 /// type-checked by swiftc against the AppexKit this build made.
 struct AppOnlyAPITests {
-    static let modules = SampleApps.products.appendingPathComponent("Modules")
-    /// The C modules AppexKit's modules import publicly.
-    static let moduleMaps = ["CAppexKit", "CAppexLocking", "CAppexSystem"].map { SampleApps.products.appendingPathComponent("\($0).build/module.modulemap") }
-    static let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
     func typecheck(_ code: String) async throws -> CommandRunner.Result {
-        let folder = try TemporaryDirectory()
-        let source = folder.url.appendingPathComponent("Extension.swift")
-        try Data(code.utf8).write(to: source)
-        return try await CommandRunner(executable: URL(fileURLWithPath: try #require(Self.swiftc)), environment: ["PATH": "/usr/bin:/bin"])
-            .run(["-typecheck", "-I", Self.modules.path] + Self.moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] } + [source.path])
+        try await SwiftTypeCheck.run(code: code)
     }
 
-    @Test(.enabled(if: swiftc != nil, "no swiftc here"), arguments: [
+    @Test(.enabled(if: SwiftTypeCheck.swiftc != nil, "no swiftc here"), arguments: [
         ("_ = UIApplication.self", "an app extension may not use the shared application object or its background tasks"),
         ("_ = AVCaptureDevice.self", "an app extension may not use the camera or the microphone"),
     ])
@@ -30,7 +20,7 @@ struct AppOnlyAPITests {
         #expect(result.standardError.contains("is unavailable: \(reason)"), "\(result.standardError)")
     }
 
-    @Test(.enabled(if: swiftc != nil, "no swiftc here"))
+    @Test(.enabled(if: SwiftTypeCheck.swiftc != nil, "no swiftc here"))
     func theExtensionAPICompiles() async throws {
         let result = try await typecheck("""
             import AppexKit

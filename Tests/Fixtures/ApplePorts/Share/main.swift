@@ -1,0 +1,3 @@
+import AppexKit
+
+NSExtensionMain()
