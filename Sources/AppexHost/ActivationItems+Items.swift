@@ -8,7 +8,7 @@ extension ActivationItems {
     /// suggested name. Nothing is loaded.
     public init(describing items: [NSExtensionItem]) {
         self.init(items.map { item in
-            var userInfo = item.userInfo
+            var userInfo = item.propertyListUserInfo
             userInfo?[NSExtensionItemAttributedTitleKey] = nil
             userInfo?[NSExtensionItemAttributedContentTextKey] = nil
             return Item(

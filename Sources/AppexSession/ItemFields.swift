@@ -10,7 +10,7 @@ import Foundation
 enum ItemFields {
     /// A wire item with `item`'s title, content text and user info, and `attachments`.
     static func wireItem(_ item: NSExtensionItem, attachments: [WireAttachment]) -> WireItem {
-        var userInfo = item.userInfo ?? [:]
+        var userInfo = item.propertyListUserInfo ?? [:]
         let title = userInfo.removeValue(forKey: NSExtensionItemAttributedTitleKey).flatMap(attributedText)
         let content = userInfo.removeValue(forKey: NSExtensionItemAttributedContentTextKey).flatMap(attributedText)
         return WireItem(attributedTitle: title, attributedContentText: content, userInfo: userInfo, attachments: attachments)
@@ -22,7 +22,7 @@ enum ItemFields {
         var userInfo = wire.userInfo
         if let title = wire.attributedTitle { userInfo[NSExtensionItemAttributedTitleKey] = propertyList(title) }
         if let content = wire.attributedContentText { userInfo[NSExtensionItemAttributedContentTextKey] = propertyList(content) }
-        if !userInfo.isEmpty || wire.attributedTitle != nil { item.userInfo = userInfo }
+        if !userInfo.isEmpty || wire.attributedTitle != nil { item.propertyListUserInfo = userInfo }
         if !attachments.isEmpty { item.attachments = attachments }
         return item
     }

@@ -2,7 +2,7 @@ public import Foundation
 
 /// What a Today widget's principal class does for the Today view, as Apple's
 /// `NCWidgetProviding`. Adopt it in a ``WidgetViewController`` subclass; every method has a
-/// default.
+/// default, as every one of Apple's is optional.
 ///
 /// ```swift
 /// final class TodayViewController: WidgetViewController, NCWidgetProviding {
@@ -26,6 +26,10 @@ public protocol NCWidgetProviding: AnyObject {
     /// `@escaping @Sendable (NCUpdateResult) -> Void`.
     func widgetPerformUpdate(completionHandler: @escaping @Sendable (NCUpdateResult) -> Void)
 
+    /// The `async` form of ``widgetPerformUpdate(completionHandler:)``, as Swift offers Apple's
+    /// to implement: implement one or the other. The other's default calls this one.
+    func widgetPerformUpdate() async -> NCUpdateResult
+
     /// The user changed the display mode; `maxSize` is the most room the new mode gives.
     /// Set `preferredContentSize` for the height you want in expanded mode.
     func widgetActiveDisplayModeDidChange(_ activeDisplayMode: NCWidgetDisplayMode, withMaximumSize maxSize: CGSize)
@@ -44,7 +48,12 @@ public protocol NCWidgetProviding: AnyObject {
 }
 
 extension NCWidgetProviding {
-    public func widgetPerformUpdate(completionHandler: @escaping @Sendable (NCUpdateResult) -> Void) { completionHandler(.noData) }
+    /// Answers what the `async` form answers.
+    public func widgetPerformUpdate(completionHandler: @escaping @Sendable (NCUpdateResult) -> Void) {
+        Task { completionHandler(await widgetPerformUpdate()) }
+    }
+    /// No update: the snapshot stays as it is.
+    public func widgetPerformUpdate() async -> NCUpdateResult { .noData }
     public func widgetActiveDisplayModeDidChange(_ activeDisplayMode: NCWidgetDisplayMode, withMaximumSize maxSize: CGSize) {}
     public func widgetMarginInsets(forProposedMarginInsets defaultMarginInsets: NSEdgeInsets) -> NSEdgeInsets { defaultMarginInsets }
     public var widgetAllowsEditing: Bool { false }

@@ -18,8 +18,8 @@ import Testing
         let item = NSExtensionItem()
         item.attributedTitle = NSAttributedString(string: "Trip")
         item.attributedContentText = NSAttributedString(string: "Photos from the lake")
-        #expect(item.userInfo?[NSExtensionItemAttributedTitleKey] == "Trip")
-        #expect(item.userInfo?[NSExtensionItemAttributedContentTextKey] == "Photos from the lake")
+        #expect((item.userInfo?[NSExtensionItemAttributedTitleKey] as? NSAttributedString)?.string == "Trip")
+        #expect((item.userInfo?[NSExtensionItemAttributedContentTextKey] as? NSAttributedString)?.string == "Photos from the lake")
         item.attributedTitle = nil
         #expect(item.userInfo?[NSExtensionItemAttributedTitleKey] == nil)
         #expect(item.attributedContentText?.string == "Photos from the lake")
@@ -29,10 +29,27 @@ import Testing
         let item = NSExtensionItem()
         item.attributedTitle = NSAttributedString(string: "Old title")
         item.attributedContentText = NSAttributedString(string: "Old text")
-        item.userInfo = [NSExtensionItemAttributedTitleKey: "New title", "com.example.rating": 5]
+        item.userInfo = [NSExtensionItemAttributedTitleKey: NSAttributedString(string: "New title"), "com.example.rating": 5]
         #expect(item.attributedTitle?.string == "New title")
         #expect(item.attributedContentText == nil)
-        #expect(item.userInfo?["com.example.rating"] == 5)
+        #expect(item.userInfo?["com.example.rating"] as? Int == 5)
+        item.userInfo = [NSExtensionItemAttributedContentTextKey: "Plain text"]
+        #expect(item.attributedContentText?.string == "Plain text")
+        #expect(item.attributedTitle == nil)
+    }
+
+    /// As on Apple's platforms, code reads the values with casts; what can't cross to another
+    /// process is left out when it is set, not when the item is sent.
+    @Test func userInfoHoldsFoundationValuesAndLeavesOutWhatCantCross() {
+        let item = NSExtensionItem()
+        item.userInfo = ["count": 3, "ratio": 0.25, "tags": ["a", "b"], "when": Date(timeIntervalSince1970: 0),
+                         "object": Bookmark(), 7: "a number key"]
+        #expect(item.userInfo?["count"] as? Int == 3)
+        #expect(item.userInfo?["ratio"] as? Double == 0.25)
+        #expect(item.userInfo?["tags"] as? [String] == ["a", "b"])
+        #expect(item.userInfo?["when"] as? Date == Date(timeIntervalSince1970: 0))
+        #expect(Set(item.userInfo?.keys.compactMap { $0.base as? String } ?? []) == ["count", "ratio", "tags", "when"])
+        #expect(item.propertyListUserInfo?["count"] == 3)
     }
 
     @Test func attributesWithPropertyListValuesSurvive() throws {
@@ -51,7 +68,7 @@ import Testing
         #expect(title.attributes(at: 6, effectiveRange: nil)[NSAttributedString.Key("com.example.tag")] as? String == "greeting")
         #expect(title.attributes(at: 8, effectiveRange: nil).isEmpty)
         // The stored form is a property list, so it can cross a process boundary.
-        #expect(item.userInfo?[NSExtensionItemAttributedTitleKey]?["string"] == "héllo wörld")
+        #expect(item.propertyListUserInfo?[NSExtensionItemAttributedTitleKey]?["string"] == "héllo wörld")
     }
 
     @Test func runsOutsideTheTextAreSkipped() throws {

@@ -27,7 +27,7 @@ import Testing
             let outcome = try await echo.outcome([sent])
             let items = try #require(outcome.items, "\(outcome)")
             #expect(items.count == 1)
-            #expect(items.first?.userInfo?["note"] == "kept")
+            #expect(items.first?.userInfo?["note"] as? String == "kept")
             let text = try await items[0].data(UTType.utf8PlainText.identifier)
             #expect(String(decoding: text, as: UTF8.self) == "hello, extension")
         }
@@ -96,7 +96,7 @@ import Testing
             }
 
             let described = try await describe.outcome([item(provider)])
-            let offered = try #require(described.items?.first?.userInfo?["types"], "\(described)")
+            let offered = try #require(described.items?.first?.propertyListUserInfo?["types"], "\(described)")
             #expect(offered == .array([.array(types.map(PropertyListValue.string))]), "every type but the private one is offered")
             #expect(counters.map(\.value) == [0, 0, 0], "describing loads nothing")
 

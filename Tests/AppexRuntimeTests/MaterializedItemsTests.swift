@@ -10,7 +10,7 @@ import Testing
     @Test func itemsWithoutAttachmentsNeedNoLoading() throws {
         let item = NSExtensionItem()
         item.attributedContentText = NSAttributedString(string: "DONE")
-        item.userInfo?["count"] = .integer(3)
+        item.userInfo?["count"] = 3
         let wire = try #require(MaterializedItems.wireItemsWithoutLoading([item, NSExtensionItem()]))
         #expect(wire.count == 2)
         #expect(wire[0].attributedContentText?.text == "DONE")

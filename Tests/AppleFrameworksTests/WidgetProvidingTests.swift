@@ -25,6 +25,17 @@ import Testing
         }
     }
 
+    /// Swift offers Apple's requirement to implement in its `async` form too.
+    final class AsyncTodayViewController: WidgetViewController, NCWidgetProviding {
+        func widgetPerformUpdate() async -> NCUpdateResult {
+            await Task.yield()
+            return .newData
+        }
+    }
+
+    /// A widget that implements neither form: no update.
+    final class IdleTodayViewController: WidgetViewController, NCWidgetProviding {}
+
     /// What the widget's update answers, as the runtime calls it: through the protocol.
     func answer(of widget: any NCWidgetProviding) async -> NCUpdateResult {
         await withCheckedContinuation { continuation in
@@ -36,5 +47,7 @@ import Testing
         #expect(await answer(of: ParenthesizedTodayViewController()) == .newData)
         #expect(await answer(of: PlainTodayViewController()) == .failed)
         #expect(await answer(of: SendableTodayViewController()) == .newData)
+        #expect(await answer(of: AsyncTodayViewController()) == .newData)
+        #expect(await answer(of: IdleTodayViewController()) == .noData)
     }
 }

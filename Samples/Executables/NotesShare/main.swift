@@ -107,7 +107,7 @@ class ShareViewController: SLComposeServiceViewController {
         NCWidgetController.widgetController().setHasContent(true, forWidgetWithBundleIdentifier: widget)
         let receipt = NSExtensionItem()
         receipt.attributedContentText = NSAttributedString(string: "Saved to \(folder) in \(group); \(total) shared so far")
-        receipt.userInfo?["savedFiles"] = .array([.string(file.path)])
+        receipt.userInfo?["savedFiles"] = [file.path]
         return receipt
     }
 

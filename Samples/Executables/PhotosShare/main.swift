@@ -23,7 +23,7 @@ class AlbumShareHandler: NSObject, NSExtensionRequestHandling {
                 }
                 let receipt = NSExtensionItem()
                 receipt.attributedContentText = NSAttributedString(string: "Added \(added.count) item(s) to the album")
-                receipt.userInfo?["savedFiles"] = .array(added.map(PropertyListValue.string))
+                receipt.userInfo?["savedFiles"] = added
                 await context.completeRequest(returningItems: [receipt])
             } catch {
                 context.cancelRequest(withError: error)

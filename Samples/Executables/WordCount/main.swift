@@ -16,9 +16,9 @@ class WordCountAction: NSObject, NSExtensionRequestHandling {
                     let result = NSExtensionItem()
                     result.attributedContentText = NSAttributedString(string: statistics.summary)
                     result.attachments = [NSItemProvider(object: statistics.summary)]
-                    result.userInfo?["words"] = .integer(statistics.words)
-                    result.userInfo?["characters"] = .integer(statistics.characters)
-                    result.userInfo?["lines"] = .integer(statistics.lines)
+                    result.userInfo?["words"] = statistics.words
+                    result.userInfo?["characters"] = statistics.characters
+                    result.userInfo?["lines"] = statistics.lines
                     returned.append(result)
                 }
                 await context.completeRequest(returningItems: returned)

@@ -86,9 +86,16 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     ///
     /// As on Apple's platforms, an undeclared identifier still makes a type, one whose
     /// ``isDeclared`` is false and that conforms only to itself.
-    public init?(_ identifier: String, graph: UTTypeGraph = .system) {
+    public init?(_ identifier: String, graph: UTTypeGraph) {
         guard UTTypeDeclaration.isValidIdentifier(identifier) else { return nil }
         self.init(resolving: identifier, in: graph)
+    }
+
+    /// The type with `identifier` in the system's graph: Apple's `init?(_:)`, a function of
+    /// one argument, so that `identifiers.compactMap(UTType.init)` compiles as on Apple's
+    /// platforms.
+    public init?(_ identifier: String) {
+        self.init(identifier, graph: .system)
     }
 
     /// A type that your app exports in its Info.plist's `UTExportedTypeDeclarations`.
@@ -159,7 +166,7 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     public var isDeclared: Bool { declaration != nil }
 
     /// Whether the identifier is in the `public.` namespace reserved for system types.
-    public var isPublicType: Bool { hasPrefixIgnoringASCIICase(identifier, "public.") }
+    public var isPublic: Bool { hasPrefixIgnoringASCIICase(identifier, "public.") }
 
     /// Whether the system table (or the trusted list the graph was built from) declares this type.
     public var isSystemDeclared: Bool {

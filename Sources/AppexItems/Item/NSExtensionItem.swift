@@ -1,5 +1,6 @@
 public import AppexCore
 import AppexLocking
+import AppexSystem
 public import Foundation
 
 /// One item of a request: a title, content text, user info and attachments, as Apple's
@@ -21,7 +22,7 @@ public import Foundation
 ///
 /// Differences from Apple's, because values here must be `Sendable` and able to cross a
 /// process boundary:
-/// - ``userInfo`` holds property-list values (`PropertyListValue`), not `Any`.
+/// - ``userInfo`` keeps property-list values only (``propertyListUserInfo``).
 /// - An attributed string is kept as text plus the attributes whose values are property-list
 ///   types (strings, numbers, dates, data, and arrays and dictionaries of them); other
 ///   attributes are dropped when it is set. In ``userInfo`` a string with no attributes is a
@@ -63,13 +64,54 @@ public final class NSExtensionItem: Sendable {
         set { state.withLock { $0.attachments = newValue } }
     }
 
-    /// The item's values by key, including the title and content text.
+    /// The item's values by key, including the title and content text: Apple's `userInfo`.
     ///
-    /// Setting it replaces the title and content text with what it holds under their keys,
-    /// as Apple's does.
-    public var userInfo: [String: PropertyListValue]? {
+    /// Each read gives Foundation values (`String`, `Int`, `Double`, `Bool`, `Date`, `Data`,
+    /// and arrays and dictionaries of them), and the title and content text as
+    /// `NSAttributedString`s, so `userInfo?["count"] as? Int` reads as on Apple's platforms.
+    /// Setting it replaces the title and content text with what it holds under their keys
+    /// (an `NSAttributedString` or a `String`), as Apple's does. Only string keys with
+    /// property-list values can cross to another process, as Apple's secure coding allows:
+    /// others are left out when it is set, each named in a line on standard error.
+    public var userInfo: [AnyHashable: Any]? {
+        get {
+            guard var entries = propertyListUserInfo?.foundationDictionary else { return nil }
+            for key in Self.attributedKeys where entries[key] != nil {
+                entries[key] = attributedString(forKey: key)
+            }
+            return entries
+        }
+        set { propertyListUserInfo = newValue.map(Self.propertyListEntries) }
+    }
+
+    /// The keys whose values are attributed strings.
+    private static let attributedKeys = [NSExtensionItemAttributedTitleKey, NSExtensionItemAttributedContentTextKey]
+
+    /// ``userInfo`` as property-list values, as Appex keeps and carries it.
+    public var propertyListUserInfo: [String: PropertyListValue]? {
         get { state.withLock { $0.userInfo } }
         set { state.withLock { $0.userInfo = newValue } }
+    }
+
+    /// The entries of `userInfo` that can cross a process boundary; says which are left out.
+    private static func propertyListEntries(_ userInfo: [AnyHashable: Any]) -> [String: PropertyListValue] {
+        var entries: [String: PropertyListValue] = [:]
+        for (key, value) in userInfo {
+            guard let name = key.base as? String else {
+                StandardError.write(line: "NSExtensionItem.userInfo: the key \(key) is not a string, so its entry is left out; an item's keys are strings")
+                continue
+            }
+            if attributedKeys.contains(name), let text = value as? NSAttributedString {
+                entries[name] = AttributedStringCoding.encode(text)
+                continue
+            }
+            do {
+                entries[name] = try PropertyListValue(foundationObject: value)
+            } catch {
+                StandardError.write(line: "NSExtensionItem.userInfo: the entry \(name) is left out: it \(error.reason); an item carries property-list values")
+            }
+        }
+        return entries
     }
 
     private func attributedString(forKey key: String) -> NSAttributedString? {

@@ -127,7 +127,7 @@ extension NSItemProvider {
                         return finish(nil, context.error(.unexpectedValueClassError, "the load handler for \(typeIdentifier) gave \(ItemValue.unsupported(object))"))
                     }
                     finish(.item(value.value), nil)
-                }, nil, options?.foundationOptions)
+                }, nil, options?.foundationDictionary)
                 return nil
             case .value(let handler):
                 handler({ item, error in finish(item.map(Payload.item), error) }, options)

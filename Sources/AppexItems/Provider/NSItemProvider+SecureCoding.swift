@@ -68,8 +68,9 @@ extension Dictionary where Key == AnyHashable, Value == Any {
 }
 
 extension Dictionary where Key == String, Value == PropertyListValue {
-    /// The options as Apple's load handler gets them.
-    var foundationOptions: [AnyHashable: Any] {
+    /// The entries as Foundation values, as Apple's load handler gets its options and an
+    /// item its user info.
+    var foundationDictionary: [AnyHashable: Any] {
         Dictionary<AnyHashable, Any>(uniqueKeysWithValues: map { (AnyHashable($0.key), $0.value.foundationObject) })
     }
 }

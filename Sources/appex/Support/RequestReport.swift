@@ -41,7 +41,7 @@ struct RequestReport: Encodable {
             report.outcome = "completed"
             var described: [Item] = []
             for item in items {
-                var userInfo = item.userInfo ?? [:]
+                var userInfo = item.propertyListUserInfo ?? [:]
                 userInfo[NSExtensionItemAttributedTitleKey] = nil
                 userInfo[NSExtensionItemAttributedContentTextKey] = nil
                 var attachments: [Attachment] = []

@@ -78,8 +78,9 @@ import Testing
         #expect(UTType.pdf.localizedDescription == "PDF document")
         #expect(UTType.jpeg.description == "public.jpeg")
         #expect(UTType.image.preferredMIMEType == nil)
-        #expect(UTType.jpeg.isPublicType)
-        #expect(!UTType.pdf.isPublicType)
+        #expect(UTType.jpeg.isPublic)
+        #expect(!UTType.pdf.isPublic)
+        #expect(["public.jpeg", "not a type", "com.adobe.pdf"].compactMap(UTType.init) == [.jpeg, .pdf], "Apple's init?(_:) is a function of one argument")
     }
 
     @Test func lookupByFilenameExtension() {
@@ -146,5 +147,29 @@ import Testing
         let imported = UTType(importedAs: "public.jpeg", conformingTo: .text)
         #expect(imported == .jpeg)
         #expect(!imported.conforms(to: .text))
+    }
+}
+
+/// Apple's URL additions complete a file name for a type, keeping an extension that fits.
+@Suite struct URLTypeTests {
+    let folder = URL(fileURLWithPath: "/srv/downloads")
+
+    @Test func aNameWithoutAFittingExtensionGetsThePreferredOne() {
+        #expect(folder.appendingPathComponent("readme", conformingTo: .plainText).lastPathComponent == "readme.txt")
+        #expect(folder.appendingPathComponent("puppy.jpg", conformingTo: .image).lastPathComponent == "puppy.jpg")
+        #expect(folder.appendingPathComponent("puppy.jpg", conformingTo: .pdf).lastPathComponent == "puppy.jpg.pdf")
+        var url = folder
+        url.appendPathComponent("report", conformingTo: .pdf)
+        #expect(url.path == "/srv/downloads/report.pdf")
+    }
+
+    @Test func anExtensionIsAppendedOnlyWhenTheNameLacksAFittingOne() {
+        #expect(folder.appendingPathComponent("notes").appendingPathExtension(for: .plainText).path == "/srv/downloads/notes.txt")
+        #expect(folder.appendingPathComponent("notes.txt").appendingPathExtension(for: .text).path == "/srv/downloads/notes.txt")
+        var url = folder.appendingPathComponent("photo")
+        url.appendPathExtension(for: .jpeg)
+        #expect(url.lastPathComponent == "photo.jpeg" || url.lastPathComponent == "photo.jpg")
+        #expect(folder.appendingPathComponent("blob").appendingPathExtension(for: UTType(importedAs: "com.example.untagged")).lastPathComponent == "blob",
+                "a type without a preferred extension adds none")
     }
 }

@@ -21,10 +21,7 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
             Task { await FaultHandler.echo(context) }
         case .describe:
             let item = NSExtensionItem()
-            let types = context.inputItems.flatMap { $0.attachments ?? [] }.map { provider in
-                PropertyListValue.array(provider.registeredTypeIdentifiers.map(PropertyListValue.string))
-            }
-            item.userInfo = ["types": .array(types)]
+            item.userInfo = ["types": context.inputItems.flatMap { $0.attachments ?? [] }.map(\.registeredTypeIdentifiers)]
             context.completeRequest(returningItems: [item])
         case .image:
             Task {
@@ -276,7 +273,7 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
         do {
             for item in context.inputItems {
                 let copy = NSExtensionItem()
-                copy.userInfo = item.userInfo
+                copy.propertyListUserInfo = item.propertyListUserInfo
                 var attachments: [NSItemProvider] = []
                 for provider in item.attachments ?? [] {
                     guard let representation = provider.representations().first else { continue }
