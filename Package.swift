@@ -217,6 +217,12 @@ var package = Package(
         // must compile there too (docs/porting.md). Built, never run.
         .executableTarget(name: "AppexSwift5ExtensionMain", dependencies: ["AppexKit"], path: "Tests/Fixtures/Swift5ExtensionMain",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
+        // An Action written for Apple's platforms (Tests/Fixtures/ApplePorts), built as an author's
+        // package builds it, in Swift 5 mode, for ApplePortRunTests to run through appexd.
+        // swiftc on Linux warns, wrongly, that its casts from `any NSSecureCoding` to bridged
+        // types always fail (docs/porting.md); ApplePortTests checks those are its only warnings.
+        .executableTarget(name: "AppexApplePortAction", dependencies: ["AppexKit", "MobileCoreServices"], path: "Tests/Fixtures/ApplePorts/Action",
+                          swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])]),
         // Another user's fake appexd, which a client must send nothing, for the hostile-peer tests.
         .executableTarget(name: "AppexFakeDaemon", dependencies: ["AppexSystem"], path: "Tests/Fixtures/FakeDaemon"),
         // A host that makes requests one after another and reports each one's outcome, for the load and chaos tests.
@@ -266,7 +272,7 @@ for target in package.targets where target.type == .test {
 }
 
 /// Code written as it is on Apple's platforms, built without the project's own settings.
-let appleStyleTargets = ["AppexSwift5ExtensionMain"]
+let appleStyleTargets = ["AppexSwift5ExtensionMain", "AppexApplePortAction"]
 
 for target in package.targets where target.type != .plugin
     && !(["CAppexSystem", "CAppexKit", "CAppexStepGate", "AppexStepGate", "CAppexTestRunWidth"] + appleStyleTargets).contains(target.name) {
