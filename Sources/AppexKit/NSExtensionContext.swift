@@ -1,4 +1,4 @@
-public import AppexItems
+package import AppexItems
 public import Foundation
 import AppexWire
 import Synchronization
@@ -12,9 +12,13 @@ public final class NSExtensionContext: Sendable {
     /// The request's identifier, the one the host's `beginExtensionRequest` returned.
     public let requestIdentifier: UUID
 
-    /// The host's items. Their attachments load lazily from the host's providers: nothing
-    /// crosses until the extension asks for a type.
-    public let inputItems: [NSExtensionItem]
+    /// The host's items, each an ``NSExtensionItem``, typed `[Any]` as Apple's are: read
+    /// them as `context.inputItems as! [NSExtensionItem]`. Their attachments load lazily
+    /// from the host's providers: nothing crosses until the extension asks for a type.
+    public var inputItems: [Any] { extensionItems }
+
+    /// ``inputItems``, typed, for the points' modules.
+    package let extensionItems: [NSExtensionItem]
 
     /// The request's own messages with the host, for the point's module (the compose sheet
     /// of Share, the content of a Today widget).
@@ -25,7 +29,7 @@ public final class NSExtensionContext: Sendable {
 
     init(requestIdentifier: UUID, inputItems: [NSExtensionItem], runtime: ExtensionRuntime) {
         self.requestIdentifier = requestIdentifier
-        self.inputItems = inputItems
+        extensionItems = inputItems
         self.runtime = runtime
         pointChannel = PointChannel(requestID: requestIdentifier, runtime: runtime)
     }
@@ -38,14 +42,28 @@ public final class NSExtensionContext: Sendable {
     /// host's completion block runs, and after it, `completionHandler` runs on the main
     /// queue with `expired` false. If the system ends the extension before the host has
     /// acknowledged the items, it runs with `expired` true.
-    public func completeRequest(returningItems items: [NSExtensionItem]?, completionHandler: (@Sendable (_ expired: Bool) -> Void)? = nil) {
+    ///
+    /// `items` are ``NSExtensionItem``s, typed `[Any]` as Apple's are; anything else in the
+    /// array is left out, and named on standard error.
+    public func completeRequest(returningItems items: [Any]?, completionHandler: (@Sendable (_ expired: Bool) -> Void)? = nil) {
         guard claimAnswer("completeRequest(returningItems:)") else { return }
-        runtime.complete(requestIdentifier, items: items ?? [], completionHandler: completionHandler)
+        runtime.complete(requestIdentifier, items: extensionItems(of: items ?? []), completionHandler: completionHandler)
+    }
+
+    /// The ``NSExtensionItem``s of `items`; says what else was there.
+    private func extensionItems(of items: [Any]) -> [NSExtensionItem] {
+        items.enumerated().compactMap { index, item in
+            guard let item = item as? NSExtensionItem else {
+                ExtensionRuntime.log("completeRequest(returningItems:) got a \(type(of: item)) at index \(index), which is not an NSExtensionItem; it is left out")
+                return nil
+            }
+            return item
+        }
     }
 
     /// Ends the request with `items`; returns `expired` (see ``completeRequest(returningItems:completionHandler:)``).
     @discardableResult
-    public func completeRequest(returningItems items: [NSExtensionItem]?) async -> Bool {
+    public func completeRequest(returningItems items: [Any]?) async -> Bool {
         await withCheckedContinuation { continuation in
             completeRequest(returningItems: items) { continuation.resume(returning: $0) }
         }

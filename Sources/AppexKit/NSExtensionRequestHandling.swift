@@ -12,7 +12,7 @@ public import Foundation
 /// ```swift
 /// class ActionRequestHandler: NSObject, NSExtensionRequestHandling {
 ///     func beginRequest(with context: NSExtensionContext) {
-///         guard let provider = context.inputItems.first?.attachments?.first, provider.canLoadObject(ofClass: String.self) else {
+///         guard let provider = (context.inputItems.first as? NSExtensionItem)?.attachments?.first, provider.canLoadObject(ofClass: String.self) else {
 ///             return context.cancelRequest(withError: CocoaError(.featureUnsupported))
 ///         }
 ///         provider.loadObject(ofClass: String.self) { text, error in

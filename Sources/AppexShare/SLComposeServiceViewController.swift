@@ -124,7 +124,7 @@ open class SLComposeServiceViewController: NSObject, @MainActor NSExtensionReque
             return
         }
         Task { @MainActor in
-            contentText = await Self.startingText(of: context.inputItems)
+            contentText = await Self.startingText(of: context.extensionItems)
             viewDidLoad()
             reloadConfigurationItems()
             contentIsValid = isContentValid()

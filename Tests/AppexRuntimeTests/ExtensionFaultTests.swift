@@ -68,6 +68,12 @@ import Testing
         #expect(outcome.interruption?.reason == .crashed(signal: SIGABRT, exitStatus: nil), "\(outcome)")
     }
 
+    /// Apple types the returned items `[Any]`: what isn't an item is left out, and logged.
+    @Test func returnedItemsThatAreNotItemsAreLeftOut() async throws {
+        let outcome = try await outcome(of: "returnsAStringAmongItems")
+        #expect(outcome.items?.map { $0.attributedContentText?.string } == ["first", "second"], "\(outcome)")
+    }
+
     @Test func aCrashDuringTheRequestIsACrashBySignal() async throws {
         let outcome = try await outcome(of: "crashInRequest")
         #expect(outcome.interruption?.reason == .crashed(signal: SIGABRT, exitStatus: nil), "\(outcome)")

@@ -12,7 +12,7 @@ class ChecksumAction: NSObject, NSExtensionRequestHandling {
         Task {
             do {
                 var sums: [(hash: String, name: String)] = []
-                for provider in context.inputItems.flatMap({ $0.attachments ?? [] }) {
+                for provider in (context.inputItems as! [NSExtensionItem]).flatMap({ $0.attachments ?? [] }) {
                     guard let identifier = provider.registeredTypeIdentifiers.first(where: { UTType($0)?.conforms(to: .data) == true }),
                           let type = UTType(identifier) else { continue }
                     sums.append(try await provider.withFileRepresentation(for: type) { url in

@@ -7,7 +7,7 @@ class UppercaseAction: NSObject, NSExtensionRequestHandling {
     func beginRequest(with context: NSExtensionContext) {
         Task {
             var returned: [NSExtensionItem] = []
-            for item in context.inputItems {
+            for item in context.inputItems as! [NSExtensionItem] {
                 let result = NSExtensionItem()
                 result.attributedContentText = item.attributedContentText.map { NSAttributedString(string: $0.string.uppercased()) }
                 var attachments: [NSItemProvider] = []

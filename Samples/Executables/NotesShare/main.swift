@@ -40,7 +40,7 @@ class ShareViewController: SLComposeServiceViewController {
 
     /// The plain-text files among the attachments, which the sheet's text doesn't hold.
     private var textFiles: [NSItemProvider] {
-        (extensionContext?.inputItems ?? []).flatMap { $0.attachments ?? [] }.filter { provider in
+        (extensionContext?.inputItems as? [NSExtensionItem] ?? []).flatMap { $0.attachments ?? [] }.filter { provider in
             provider.representations().contains { $0.kind == .file && $0.conforms(to: UTType.plainText.identifier) }
         }
     }
@@ -92,7 +92,7 @@ class ShareViewController: SLComposeServiceViewController {
             let data = try await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)
             lines.append(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines))
         }
-        for provider in context.inputItems.flatMap({ $0.attachments ?? [] }) where provider.hasItemConformingToTypeIdentifier(UTType.url.identifier) {
+        for provider in (context.inputItems as! [NSExtensionItem]).flatMap({ $0.attachments ?? [] }) where provider.hasItemConformingToTypeIdentifier(UTType.url.identifier) {
             if let url = try await provider.loadItem(forTypeIdentifier: UTType.url.identifier) as? NSURL as URL?, !url.isFileURL { lines.append(url.absoluteString) }
         }
         let note = lines.joined(separator: "\n")

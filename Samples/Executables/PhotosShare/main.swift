@@ -11,7 +11,7 @@ class AlbumShareHandler: NSObject, NSExtensionRequestHandling {
                 let album = FileManager.default.extensionContainerURL.appendingPathComponent("Album", isDirectory: true)
                 try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
                 var added: [String] = []
-                for provider in context.inputItems.flatMap({ $0.attachments ?? [] }) {
+                for provider in (context.inputItems as! [NSExtensionItem]).flatMap({ $0.attachments ?? [] }) {
                     guard let type = [UTType.image, UTType.movie].first(where: { provider.hasItemConformingToTypeIdentifier($0.identifier) }) else { continue }
                     let saved = try await provider.withFileRepresentation(for: type) { url in
                         let destination = album.appendingPathComponent(url.lastPathComponent)

@@ -11,7 +11,7 @@ class WordCountAction: NSObject, NSExtensionRequestHandling {
         Task {
             do {
                 var returned: [NSExtensionItem] = []
-                for item in context.inputItems {
+                for item in context.inputItems as! [NSExtensionItem] {
                     let statistics = TextStatistics(try await WordCountAction.text(of: item))
                     let result = NSExtensionItem()
                     result.attributedContentText = NSAttributedString(string: statistics.summary)

@@ -104,6 +104,8 @@ enum Fault: String {
     /// handler has begun and the number begun in the process, as "handler 1 of 2": it
     /// answers only if the system keeps the handler until the request is answered.
     case answersThroughItsHandler
+    /// Completes with an item, a string and another item, as `[Any]` allows.
+    case returnsAStringAmongItems
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.
     static let current: Fault = {

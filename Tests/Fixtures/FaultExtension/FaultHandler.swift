@@ -21,12 +21,12 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
             Task { await FaultHandler.echo(context) }
         case .describe:
             let item = NSExtensionItem()
-            item.userInfo = ["types": context.inputItems.flatMap { $0.attachments ?? [] }.map(\.registeredTypeIdentifiers)]
+            item.userInfo = ["types": (context.inputItems as! [NSExtensionItem]).flatMap { $0.attachments ?? [] }.map(\.registeredTypeIdentifiers)]
             context.completeRequest(returningItems: [item])
         case .image:
             Task {
                 do {
-                    let provider = context.inputItems.first?.attachments?.first ?? NSItemProvider()
+                    let provider = (context.inputItems.first as? NSExtensionItem)?.attachments?.first ?? NSItemProvider()
                     let data = try await provider.loadDataRepresentation(forTypeIdentifier: UTType.image.identifier)
                     let returned = NSItemProvider()
                     returned.registerDataRepresentation(forTypeIdentifier: UTType.jpeg.identifier, visibility: .all) { completion in
@@ -57,6 +57,12 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
              .widget, .widgetFails, .widgetHangsUpdating, .widgetTall, .widgetMalformedView, .widgetHugeView, .widgetTooManyViews:
             // The compose and widget faults are ComposeFault's and WidgetFault's; under this class they never answer.
             break
+        case .returnsAStringAmongItems:
+            let first = NSExtensionItem()
+            first.attributedContentText = NSAttributedString(string: "first")
+            let second = NSExtensionItem()
+            second.attributedContentText = NSAttributedString(string: "second")
+            context.completeRequest(returningItems: [first, "not an item", second])
         case .answersThroughItsHandler:
             self.context = context
             // The handler crosses to the main queue, where it began, held weakly.
@@ -102,7 +108,7 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
             while true { sleep(1) }
         case .attempts:
             Task {
-                let provider = context.inputItems.first?.attachments?.first ?? NSItemProvider()
+                let provider = (context.inputItems.first as? NSExtensionItem)?.attachments?.first ?? NSItemProvider()
                 let list = (try? await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)) ?? Data()
                 var results: [String] = []
                 for line in String(decoding: list, as: UTF8.self).split(separator: "\n").map(String.init) {
@@ -271,7 +277,7 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
     private static func echo(_ context: NSExtensionContext) async {
         var returned: [NSExtensionItem] = []
         do {
-            for item in context.inputItems {
+            for item in context.inputItems as! [NSExtensionItem] {
                 let copy = NSExtensionItem()
                 copy.propertyListUserInfo = item.propertyListUserInfo
                 var attachments: [NSItemProvider] = []
@@ -310,7 +316,7 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
     /// ``Fault/uploadsInBackground``: hands the upload to a background session and
     /// completes at once; the extension then ends, and the upload goes on.
     private static func uploadInBackground(_ context: NSExtensionContext) {
-        let item = context.inputItems.first
+        let item = context.inputItems.first as? NSExtensionItem
         let lines = (item?.attributedContentText?.string ?? "").split(separator: "\n").map(String.init)
         guard lines.count == 2, let target = URL(string: lines[0]), let provider = item?.attachments?.first,
               let type = provider.registeredTypeIdentifiers.first else {

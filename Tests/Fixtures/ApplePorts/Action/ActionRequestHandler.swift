@@ -11,7 +11,7 @@ class ActionRequestHandler: NSObject, NSExtensionRequestHandling {
         self.extensionContext = context
 
         var found = false
-        for item in context.inputItems {
+        for item in context.inputItems as! [NSExtensionItem] {
             for provider in item.attachments ?? [] where provider.hasItemConformingToTypeIdentifier(kUTTypePropertyList as String) {
                 found = true
                 provider.loadItem(forTypeIdentifier: kUTTypePropertyList as String, options: nil) { item, error in
