@@ -223,6 +223,12 @@ var package = Package(
         // types always fail (docs/porting.md); ApplePortTests checks those are its only warnings.
         .executableTarget(name: "AppexApplePortAction", dependencies: ["AppexKit", "MobileCoreServices"], path: "Tests/Fixtures/ApplePorts/Action",
                           swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-suppress-warnings"])]),
+        // The Today widget of the same ports, likewise built in Swift 5 mode, and the Share
+        // extension, built in Swift 6 mode.
+        .executableTarget(name: "AppexApplePortToday", dependencies: ["AppexKit", "NotificationCenter"], path: "Tests/Fixtures/ApplePorts/Today",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "AppexApplePortShare", dependencies: ["AppexKit", "Social"], path: "Tests/Fixtures/ApplePorts/Share",
+                          swiftSettings: [.swiftLanguageMode(.v6)]),
         // Another user's fake appexd, which a client must send nothing, for the hostile-peer tests.
         .executableTarget(name: "AppexFakeDaemon", dependencies: ["AppexSystem"], path: "Tests/Fixtures/FakeDaemon"),
         // A host that makes requests one after another and reports each one's outcome, for the load and chaos tests.
@@ -272,7 +278,7 @@ for target in package.targets where target.type == .test {
 }
 
 /// Code written as it is on Apple's platforms, built without the project's own settings.
-let appleStyleTargets = ["AppexSwift5ExtensionMain", "AppexApplePortAction"]
+let appleStyleTargets = ["AppexSwift5ExtensionMain", "AppexApplePortAction", "AppexApplePortToday", "AppexApplePortShare"]
 
 for target in package.targets where target.type != .plugin
     && !(["CAppexSystem", "CAppexKit", "CAppexStepGate", "AppexStepGate", "CAppexTestRunWidth"] + appleStyleTargets).contains(target.name) {

@@ -1,6 +1,9 @@
+import AppexCore
 import AppexHost
 import AppexItems
 import AppexSamples
+import AppexShare
+import AppexToday
 import Foundation
 import Testing
 
@@ -32,6 +35,52 @@ import Testing
             #expect(argument?["newBackgroundColor"] as? String == expected, "\(returned)")
         }
         await world.expectNothingLeaked(since: baseline)
+    }
+
+    /// The Today port's `widgetPerformUpdate(completionHandler: (@escaping (NCUpdateResult) -> Void))`,
+    /// written as Apple documents it, is the update the Today view runs.
+    @Test func theTodayWidgetIsShownAndUpdatedThroughItsOwnMethods() async throws {
+        try await world.startDaemon()
+        try await world.install([FaultWorld.Plugin(fault: "today", principalClass: "AppexApplePortToday.TodayViewController",
+                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortToday"),
+                                                   point: ExtensionPoint.today.id)])
+        let widget = try await world.extension("today")
+        let session = try await WidgetSession.begin(widget, presentation: WidgetPresentation(mode: .compact, width: 360)) { _ in }
+        for _ in 0..<300 where session.content == nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(session.content?.view == .text("Waiting", style: .body))
+        #expect(session.content?.largestMode == .expanded, "viewDidLoad set widgetLargestAvailableDisplayMode")
+        for count in 1...2 {
+            let update = await session.update()
+            #expect(update.result == .newData && update.failure == nil, "\(update)")
+            #expect(update.content?.view == .text("Updated \(count) times", style: .body))
+        }
+        _ = await session.dismiss()
+    }
+
+    /// The Share port, built in Swift 6 mode, is Xcode's template filled in: its sheet, its
+    /// account row, and a post that carries the text and the link it loaded as a `URL`.
+    @Test func theShareSheetIsShownAndPostsTheTextAndTheLink() async throws {
+        try await world.startDaemon()
+        try await world.install([FaultWorld.Plugin(fault: "share", principalClass: "AppexApplePortShare.ShareViewController",
+                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortShare"),
+                                                   point: ExtensionPoint.share.id)])
+        let item = NSExtensionItem()
+        item.attributedContentText = NSAttributedString(string: "Look at this")
+        item.attachments = [NSItemProvider(object: URL(string: "https://example.com/a")! as NSURL)]
+        let session = try await ComposeSession.begin(try await world.extension("share"), items: [item])
+        let sheet = try #require(await session.sheet(within: .seconds(30)), "no sheet; \(world.daemonLog)")
+        #expect(sheet.contentText == "Look at this" && sheet.placeholder == "Say something")
+        #expect(sheet.charactersRemaining == 268 && sheet.isContentValid)
+        #expect(sheet.configurationItems == [ComposeSheet.ConfigurationItem(title: "Account", value: "Personal", isTappable: true)])
+        let tap = try session.send(.tap(0))
+        let tapped = try #require(await session.sheet(answering: tap, within: .seconds(10)))
+        #expect(tapped.configurationItems.first?.value == "Work", "the tap handler changed the account and reloaded the rows")
+        try session.send(.post)
+        let outcome = await session.outcome()
+        let posted = try #require(outcome.items?.first, "\(outcome)")
+        #expect(posted.attributedContentText?.string == "Look at this")
+        let link = try await posted.attachments?.first?.loadItem(forTypeIdentifier: "public.url")
+        #expect((link as? NSURL)?.absoluteString == "https://example.com/a", "the link Post loaded with loadObject(ofClass: URL.self)")
     }
 
     @Test func anItemWithoutResultsCompletesWithNothing() async throws {

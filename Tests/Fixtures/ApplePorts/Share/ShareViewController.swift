@@ -3,23 +3,14 @@ import Foundation
 import Social
 
 // A Share extension in the shape of Xcode's template, with a placeholder, a character
-// count, an account row and a link read from the attachments.
+// count and an account row; Post loads the shared link and sends it on with the text.
 class ShareViewController: SLComposeServiceViewController {
     let limit = 280
     var account = "Personal"
-    var link: URL?
 
     override func viewDidLoad() {
         super.viewDidLoad()
         placeholder = "Say something"
-        for item in extensionContext?.inputItems as? [NSExtensionItem] ?? [] {
-            for provider in item.attachments ?? [] where provider.canLoadObject(ofClass: URL.self) {
-                _ = provider.loadObject(ofClass: URL.self) { url, _ in
-                    guard let url else { return }
-                    DispatchQueue.main.async { MainActor.assumeIsolated { self.link = url } }
-                }
-            }
-        }
     }
 
     override func isContentValid() -> Bool {
@@ -29,12 +20,24 @@ class ShareViewController: SLComposeServiceViewController {
     }
 
     override func didSelectPost() {
+        let text: String = contentText
+        let context = self.extensionContext!
+        let items = context.inputItems as? [NSExtensionItem] ?? []
+        guard let provider = items.flatMap({ $0.attachments ?? [] }).first(where: { $0.canLoadObject(ofClass: URL.self) }) else {
+            return ShareViewController.post(text, link: nil, in: context)
+        }
+        _ = provider.loadObject(ofClass: URL.self) { url, _ in
+            ShareViewController.post(text, link: url, in: context)
+        }
+    }
+
+    nonisolated static func post(_ text: String, link: URL?, in context: NSExtensionContext) {
         let item = NSExtensionItem()
-        item.attributedContentText = NSAttributedString(string: contentText)
+        item.attributedContentText = NSAttributedString(string: text)
         if let link {
             item.attachments = [NSItemProvider(object: link as NSURL)]
         }
-        self.extensionContext!.completeRequest(returningItems: [item], completionHandler: nil)
+        context.completeRequest(returningItems: [item], completionHandler: nil)
     }
 
     override func configurationItems() -> [Any]! {
