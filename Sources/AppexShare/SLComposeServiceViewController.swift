@@ -86,6 +86,12 @@ open class SLComposeServiceViewController: NSObject, @MainActor NSExtensionReque
 
     // MARK: For subclasses to call
 
+    /// Dismisses the sheet as the user's Cancel would: ``didSelectCancel()`` runs, and with
+    /// its default the request is cancelled. For a failure the user can't go on from.
+    public func cancel() {
+        didSelectCancel()
+    }
+
     /// Asks ``isContentValid()`` again and updates Post: call it when something that
     /// validation depends on changes, other than the text.
     public func validateContent() {

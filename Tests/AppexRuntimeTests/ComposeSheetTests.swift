@@ -36,6 +36,16 @@ import Testing
         try await ComposeSession.begin(try await world.extension(fault), items: [textItem(text)])
     }
 
+    /// Apple's `cancel()` dismisses the sheet through `didSelectCancel()`, as the user's Cancel does.
+    @Test func cancelEndsTheSheetAsTheUsersCancelWould() async throws {
+        try await install("composeGivesUp")
+        let session = try await begin("composeGivesUp", text: "Lunch")
+        _ = try #require(await session.sheet(within: .seconds(30)), "no sheet; \(world.daemonLog)")
+        try session.send(.text("give up"))
+        let outcome = await session.outcome()
+        #expect(outcome.cancellationError?.domain == NSCocoaErrorDomain && outcome.cancellationError?.code == CocoaError.userCancelled.rawValue, "\(outcome)")
+    }
+
     @Test func theSheetFollowsTheTextAndItsItemsAndPostsWhatTheUserLeft() async throws {
         try await install("compose")
         let compose = try await world.extension("compose")

@@ -28,6 +28,9 @@ final class ComposeFault: SLComposeServiceViewController {
         if Fault.current == .composeHangsValidating, contentText.contains("!") {
             while true { sleep(60) }
         }
+        if Fault.current == .composeGivesUp, contentText == "give up" {
+            cancel()
+        }
         charactersRemaining = NSNumber(value: Self.limit - contentText.count)
         return !contentText.isEmpty && contentText.count <= Self.limit
     }

@@ -76,6 +76,8 @@ enum Fault: String {
     case compose
     /// The compose sheet, whose `isContentValid()` never returns once the text has a "!".
     case composeHangsValidating
+    /// Under ``ComposeFault``, calls `cancel()` when the text becomes "give up".
+    case composeGivesUp
     /// The compose sheet, then a sheet that is not JSON.
     case composeMalformedSheet
     /// A compose sheet with 40 configuration items, more than a sheet may have.
