@@ -173,3 +173,19 @@ import Testing
                 "a type without a preferred extension adds none")
     }
 }
+
+/// The static types added from Apple's pages name the identifiers Apple documents, which the
+/// system graph declares with Apple's conformances.
+@Suite struct AddedStaticTypeTests {
+    @Test(arguments: [
+        (UTType.bookmark, "public.bookmark", UTType.bookmark), (.css, "public.css", .text), (.osaScript, "com.apple.applescript.script", .script),
+        (.osaScriptBundle, "com.apple.applescript.script-bundle", .bundle), (.spotlightImporter, "com.apple.metadata-importer", .pluginBundle),
+        (.quickLookGenerator, "com.apple.quicklook-generator", .pluginBundle), (.systemPreferencesPane, "com.apple.systempreference.prefpane", .bundle),
+        (.exr, "com.ilm.openexr-image", .image), (.dng, "com.adobe.raw-image", .image),
+    ])
+    func eachNamesApplesIdentifierAndConformsAsApplesDoes(type: UTType, identifier: String, parent: UTType) {
+        #expect(type.identifier == identifier)
+        #expect(type.isDeclared)
+        #expect(type.conforms(to: parent), "\(identifier) conforms to \(parent.identifier)")
+    }
+}
