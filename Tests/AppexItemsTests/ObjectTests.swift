@@ -1,5 +1,6 @@
 @testable import AppexItems
 import AppexCore
+import AppexLocking
 import Foundation
 import Testing
 
@@ -84,6 +85,41 @@ final class ContactCard: NSObject, NSItemProviderWriting, NSItemProviderReading 
         }
         #expect(name == "Ada")
         #expect(try await load(String.self, from: provider).get() == "Ada", "the plain text it writes reads as a String")
+    }
+
+    @Test func anObjectRegisteredByClassIsMadeOnDemandForEachLoad() async throws {
+        let provider = NSItemProvider()
+        let made = Locked(0)
+        provider.registerObject(ofClass: ContactCard.self, visibility: .all) { completion in
+            made.withLock { $0 += 1 }
+            completion(ContactCard(name: "Grace"), nil)
+            return nil
+        }
+        #expect(provider.registeredTypeIdentifiers == ["public.vcard", "public.utf8-plain-text"])
+        #expect(made.withLock { $0 } == 0, "nothing is made until a load")
+        #expect(try await provider.loadDataRepresentation(forTypeIdentifier: "public.utf8-plain-text") == Data("Grace".utf8))
+        #expect(try await provider.loadDataRepresentation(forTypeIdentifier: "public.vcard") == Data("BEGIN:VCARD\nFN:Grace\nEND:VCARD\n".utf8))
+        #expect(made.withLock { $0 } == 2)
+    }
+
+    @Test func aBridgedTypeRegisteredByClassIsMadeOnDemand() async throws {
+        let provider = NSItemProvider()
+        provider.registerObject(ofClass: String.self, visibility: .all) { completion in
+            completion("made later", nil)
+            return nil
+        }
+        #expect(provider.registeredTypeIdentifiers == ["public.utf8-plain-text", "public.plain-text"])
+        #expect(try await load(String.self, from: provider).get() == "made later")
+    }
+
+    /// As Apple documents for `registerObject(_:visibility:)`: a type already registered keeps
+    /// its representation.
+    @Test func registeringAnObjectKeepsTypesAlreadyRegistered() async throws {
+        let provider = NSItemProvider(object: "first" as NSString)
+        provider.registerObject("second" as NSString, visibility: .all)
+        provider.registerObject(ContactCard(name: "Ada"), visibility: .all)
+        #expect(provider.registeredTypeIdentifiers == ["public.utf8-plain-text", "public.plain-text", "public.vcard"])
+        #expect(try await load(String.self, from: provider).get() == "first")
     }
 
     @Test func aClassThatReadsNoRegisteredTypeFailsAndSaysWhatItReads() async throws {

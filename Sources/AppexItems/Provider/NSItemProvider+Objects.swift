@@ -12,6 +12,7 @@ extension NSItemProvider {
     }
 
     /// Registers `object`'s writable types, in its order: Apple's `registerObject(_:visibility:)`.
+    /// A type already registered keeps its representation, as Apple's does.
     ///
     /// An `NSString` or an `NSURL` is registered as an item, as ``init(object:)-(String)``
     /// and ``init(object:)-(URL)`` register one. Another object is registered as a data
@@ -21,18 +22,45 @@ extension NSItemProvider {
     /// own for the type applies.
     public func registerObject(_ object: any NSItemProviderWriting, visibility: NSItemProviderRepresentationVisibility) {
         if let text = object as? NSString {
-            return registerValue(String(text), forTypeIdentifiers: NSString.writableTypeIdentifiersForItemProvider)
+            return registerValue(String(text), forTypeIdentifiers: unregistered(NSString.writableTypeIdentifiersForItemProvider))
         }
         if let url = object as? NSURL, let url = url as URL? {
-            return registerValue(url, forTypeIdentifiers: (url.isFileURL ? [UTType.fileURL, UTType.url] : [UTType.url]).map(\.identifier))
+            return registerValue(url, forTypeIdentifiers: unregistered((url.isFileURL ? [UTType.fileURL, UTType.url] : [UTType.url]).map(\.identifier)))
         }
         let writer = ObjectWriter(object: object)
-        for typeIdentifier in object.writableTypeIdentifiersForItemProvider {
+        for typeIdentifier in unregistered(object.writableTypeIdentifiersForItemProvider) {
             let own = object.itemProviderVisibilityForRepresentation(withTypeIdentifier: typeIdentifier)
             let narrower = own.rawValue > visibility.rawValue ? own : visibility
             registerDataRepresentation(forTypeIdentifier: typeIdentifier, visibility: narrower) { completion in
                 writer.object.loadData(withTypeIdentifier: typeIdentifier, forItemProviderCompletionHandler: completion)
             }
+        }
+    }
+
+    /// Registers `aClass`'s writable types, each made on demand by `loadHandler`, which gives
+    /// an instance, then written as that type's data: Apple's
+    /// `registerObject(ofClass:visibility:loadHandler:)`. A type already registered keeps
+    /// its representation. The handler runs on a background queue, once per load.
+    public func registerObject(ofClass aClass: any NSItemProviderWriting.Type, visibility: NSItemProviderRepresentationVisibility,
+                               loadHandler: @escaping @Sendable (@escaping @Sendable ((any NSItemProviderWriting)?, (any Error)?) -> Void) -> Progress?) {
+        for typeIdentifier in unregistered(aClass.writableTypeIdentifiersForItemProvider) {
+            registerDataRepresentation(forTypeIdentifier: typeIdentifier, visibility: visibility) { completion in
+                loadHandler { object, error in
+                    guard let object else { return completion(nil, error) }
+                    _ = object.loadData(withTypeIdentifier: typeIdentifier, forItemProviderCompletionHandler: completion)
+                }
+            }
+        }
+    }
+
+    /// Registers the writable types of `T`'s Foundation class, each made on demand from the
+    /// `T` that `loadHandler` gives, as Apple's `registerObject(ofClass:visibility:loadHandler:)`
+    /// for bridged types such as `String` and `URL`.
+    public func registerObject<T: _ObjectiveCBridgeable & SendableMetatype>(ofClass: T.Type, visibility: NSItemProviderRepresentationVisibility,
+                                                                            loadHandler: @escaping @Sendable (@escaping @Sendable (T?, (any Error)?) -> Void) -> Progress?)
+    where T._ObjectiveCType: NSItemProviderWriting {
+        registerObject(ofClass: T._ObjectiveCType.self, visibility: visibility) { completion in
+            loadHandler { value, error in completion(value?._bridgeToObjectiveC(), error) }
         }
     }
 
@@ -88,6 +116,12 @@ extension NSItemProvider {
         loadObject(ofClass: T._ObjectiveCType.self) { object, error in
             completionHandler((object as? T._ObjectiveCType).map { T._unconditionallyBridgeFromObjectiveC($0) }, error)
         }
+    }
+
+    /// The members of `typeIdentifiers` that aren't registered yet.
+    private func unregistered(_ typeIdentifiers: [String]) -> [String] {
+        let registered = registeredTypeIdentifiers
+        return typeIdentifiers.filter { type in !registered.contains { $0.caseInsensitiveCompare(type) == .orderedSame } }
     }
 
     /// The first registered type, in registration order, that conforms to a type `aClass` reads.
