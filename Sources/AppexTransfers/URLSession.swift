@@ -117,6 +117,25 @@ open class URLSession: @unchecked Sendable {
         get async { unfinishedTasks }
     }
 
+    /// The tasks that have not completed, by kind, given to `completionHandler` on the
+    /// delegate queue: Apple's `getTasksWithCompletionHandler(_:)`. A background session has
+    /// no data tasks, so the first array is always empty.
+    open func getTasksWithCompletionHandler(
+        _ completionHandler: @escaping @Sendable ([URLSessionDataTask], [URLSessionUploadTask], [URLSessionDownloadTask]) -> Void
+    ) {
+        getAllTasks { tasks in
+            completionHandler([], tasks.compactMap { $0 as? URLSessionUploadTask }, tasks.compactMap { $0 as? URLSessionDownloadTask })
+        }
+    }
+
+    /// The tasks that have not completed, by kind, as ``getTasksWithCompletionHandler(_:)`` gives them.
+    open var tasks: ([URLSessionDataTask], [URLSessionUploadTask], [URLSessionDownloadTask]) {
+        get async {
+            let tasks = unfinishedTasks
+            return ([], tasks.compactMap { $0 as? URLSessionUploadTask }, tasks.compactMap { $0 as? URLSessionDownloadTask })
+        }
+    }
+
     private var unfinishedTasks: [URLSessionTask] {
         state.withLock { $0.tasks.values.filter { $0.state != .completed }.sorted { $0.taskIdentifier < $1.taskIdentifier } }
     }

@@ -116,6 +116,11 @@ open class URLSessionTask: @unchecked Sendable {
     }
 }
 
+/// A task that gives the answer's body to the delegate in memory, as `URLSessionDataTask`.
+/// Background sessions have none, as on Apple's platforms while the app isn't running: it
+/// is here for the type of ``URLSession/getTasksWithCompletionHandler(_:)``, and can't be made.
+open class URLSessionDataTask: URLSessionTask, @unchecked Sendable {}
+
 /// A background task that sends a file as a request's body, as `URLSessionUploadTask`.
 open class URLSessionUploadTask: URLSessionTask, @unchecked Sendable {}
 

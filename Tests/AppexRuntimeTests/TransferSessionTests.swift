@@ -173,7 +173,7 @@ import Testing
         let made = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/held").absoluteString,
                                        try makeFile(bytes: 100_000).path])
         #expect(events(in: made) == ["created 1"], "\(made.standardError)")
-        #expect(try output(of: app, ["transfer-tasks", Self.session, Self.group]) == "tasks 1 /upload/held\n")
+        #expect(try output(of: app, ["transfer-tasks", Self.session, Self.group]) == "tasks upload 1 /upload/held\n")
 
         #expect(try output(of: other, ["transfer-tasks", Self.session, Self.group]) == "tasks\n", "none of the first app's")
         // Its own download, stalled so that it can't end before it is cancelled.

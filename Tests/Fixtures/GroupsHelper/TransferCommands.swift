@@ -144,12 +144,15 @@ func transferTask(_ kind: String, _ identifier: String, _ group: String, _ url: 
 }
 
 /// `transfer-tasks SESSION GROUP`: attaches, prints "tasks" and each unfinished task as
-/// " N PATH" (its identifier and its URL's path), and exits, leaving them be.
+/// " KIND N PATH" (upload or download, its identifier and its URL's path), and exits,
+/// leaving them be. It lists them with Apple's older `getTasksWithCompletionHandler(_:)`.
 func transferTasks(_ identifier: String, _ group: String) {
     let (session, _) = backgroundSession(identifier, group)
     let listed = DispatchSemaphore(value: 0)
-    session.getAllTasks { tasks in
-        say("tasks" + tasks.map { " \($0.taskIdentifier) \($0.originalRequest?.url?.path ?? "")" }.joined())
+    session.getTasksWithCompletionHandler { data, uploads, downloads in
+        let described = uploads.map { ("upload", $0 as URLSessionTask) } + downloads.map { ("download", $0 as URLSessionTask) }
+        say("tasks" + (data.isEmpty ? "" : " data?") + described.sorted { $0.1.taskIdentifier < $1.1.taskIdentifier }
+            .map { " \($0.0) \($0.1.taskIdentifier) \($0.1.originalRequest?.url?.path ?? "")" }.joined())
         listed.signal()
     }
     listed.wait()
