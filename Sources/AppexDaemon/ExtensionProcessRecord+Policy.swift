@@ -59,6 +59,17 @@ extension ExtensionProcessRecord {
         }
     }
 
+    /// Whether the process ended other than by exiting cleanly when it chose to or was asked:
+    /// ended by appexd for a limit, unable to start, killed by a signal, or exited with a
+    /// failure status.
+    func endedAbnormally(exitStatus status: ExitStatus?) -> Bool {
+        if endReason != nil || launchFailure != nil { return true }
+        switch status {
+        case .exited(0)?: return false
+        default: return true
+        }
+    }
+
     /// Why its unanswered requests ended, for its host, once it exited with `status`: the
     /// reason recorded when it was ended, what it said when it could not start, or how it died.
     func interruption(exitStatus status: ExitStatus?) -> Interruption {

@@ -327,11 +327,16 @@ final class Supervisor: Sendable {
             }
             cgroups.remove()
         }
+        let reason = record.interruption(exitStatus: status)
+        // An end the extension didn't choose goes in the log, where `appex log ID` finds it
+        // beside what the extension wrote last.
+        if record.endedAbnormally(exitStatus: status) {
+            DaemonLog.write(line: "appexd: \(reason.message) (pid \(record.process.processID))")
+        }
         // A host that sends requests straight on its sessions learns of every session's end,
         // since it may have sent one appexd has not heard of yet.
         guard let host = state.withLock({ $0.clients[record.hostID] }),
               !record.requests.isEmpty || host.version >= WireVersion.directRequests else { return }
-        let reason = record.interruption(exitStatus: status)
         try? host.connection.send(.requestInterrupted(RequestInterrupted(
             requestIDs: Array(record.requests.keys), sessionID: session, reason: reason)))
     }

@@ -11,7 +11,7 @@ struct Appex: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, InstallCommand.self, UninstallCommand.self, ListCommand.self, InfoCommand.self, PointsCommand.self,
             EnableCommand.self, DisableCommand.self, OrderCommand.self, SchemesCommand.self, QueryCommand.self, MatchCommand.self,
-            ValidateCommand.self, BundleCommand.self, TypesCommand.self, DoctorCommand.self, PsCommand.self, RunCommand.self, ShareCommand.self, ActionCommand.self, TodayCommand.self, TransfersCommand.self,
+            ValidateCommand.self, BundleCommand.self, TypesCommand.self, DoctorCommand.self, PsCommand.self, LogCommand.self, RunCommand.self, ShareCommand.self, ActionCommand.self, TodayCommand.self, TransfersCommand.self,
         ]
     )
 

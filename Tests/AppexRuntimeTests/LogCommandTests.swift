@@ -1,0 +1,50 @@
+import AppexCore
+import AppexHost
+import AppexItems
+import AppexTesting
+import Foundation
+import Testing
+
+/// `appex log`: an extension's output and appexd's lines about it, from appexd's log, and
+/// nothing of another extension whose identifier begins the same way.
+@Suite(.timeLimit(.minutes(2))) final class LogCommandTests {
+    let world: FaultWorld
+
+    init() throws {
+        world = try FaultWorld()
+    }
+
+    @Test func anExtensionsLinesAreItsOutputAndAppexdsLinesNamingIt() async throws {
+        try await world.startDaemon()
+        // `returnsAStringAmongItems` writes a line of its own about the string it returned;
+        // `crashInRequest` aborts, and appexd says so; `echo` must not be shown with either.
+        try await world.install("returnsAStringAmongItems", "crashInRequest", "echo")
+        let talking = FaultWorld.identifier("returnsAStringAmongItems")
+        let crashing = FaultWorld.identifier("crashInRequest")
+        _ = try await world.extension("returnsAStringAmongItems").outcome([textItem("hello")])
+        let crashed = try await world.extension("crashInRequest").outcome([textItem("boom")])
+        #expect(crashed.interruption != nil, "\(crashed)")
+        _ = try await world.extension("echo").outcome([textItem("quiet")])
+        #expect(await eventually { self.world.daemonLog.contains("crashed") }, "\(self.world.daemonLog)")
+
+        let own = try await world.appex.run(["log", talking])
+        #expect(own.status == 0, "\(own.standardError)")
+        #expect(own.standardOutput.split(separator: "\n").contains { $0.hasPrefix("\(talking)[") && $0.contains("which is not an NSExtensionItem") },
+                "the line the extension wrote: \(own.standardOutput)")
+        #expect(!own.standardOutput.contains(crashing) && !own.standardOutput.contains(FaultWorld.identifier("echo")))
+
+        let crash = try await world.appex.run(["log", crashing])
+        let lines = crash.standardOutput.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("appexd:") && $0.contains("(\(crashing)) crashed: ") }, "appexd's line about it: \(crash.standardOutput)")
+        #expect(lines.allSatisfy { $0.hasPrefix("\(crashing)[") || $0.hasPrefix("appexd:") }, "\(crash.standardOutput)")
+
+        let everything = try await world.appex.run(["log"])
+        #expect(everything.standardOutput.contains(talking) && everything.standardOutput.contains(crashing))
+    }
+
+    @Test func withoutALogItSaysWhereItLookedAndWhy() async throws {
+        let shown = try await world.appex.run(["log"])
+        #expect(shown.status == 1)
+        #expect(shown.standardError.contains("appexd has written no log yet at \(world.test.home.daemonLogURL.path)"), "\(shown.standardError)")
+    }
+}
