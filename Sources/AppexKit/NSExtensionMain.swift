@@ -16,9 +16,10 @@ import Foundation
 /// It takes what it needs from the bundle's Info.plist from appexd, which read it at install
 /// (`ExtensionEnvironment` in AppexWire), or else reads it; finds the principal class; checks
 /// in with appexd; and serves the host's requests on the main queue, each with a new
-/// instance of the principal class, until appexd ends the process. appexd launches extensions; run one with `appex run ID`. If the principal class
-/// can't be found, it says so on standard error, to appexd and to the host (whose request
-/// is interrupted with that reason), and exits with status 78 (`EX_CONFIG`).
+/// instance of the principal class, until appexd ends the process. appexd launches
+/// extensions; run one with `appex run ID`. If the principal class can't be found, it says
+/// so on standard error, to appexd and to the host (whose request is interrupted with that
+/// reason), and exits with status 78 (`EX_CONFIG`).
 ///
 /// It is not isolated to the main actor, so that `main.swift` calls it in Swift 5 language
 /// mode too, where top-level code is not on the main actor; it must be called on the main

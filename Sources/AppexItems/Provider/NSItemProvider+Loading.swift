@@ -9,10 +9,11 @@ extension NSItemProvider {
     ///
     /// The item is what the representation holds: the item of an item representation (cast
     /// it: `item as? URL`, `item as? [String: Any]`), the bytes of a data representation
-    /// (`item as? Data`), or the file URL of a file representation. That URL is the provider's own file, valid while the
-    /// completion handler runs; use ``loadFileRepresentation(forTypeIdentifier:completionHandler:)``
-    /// for a copy of the file or ``loadDataRepresentation(forTypeIdentifier:completionHandler:)``
-    /// for its bytes. The completion handler runs once, on a background queue.
+    /// (`item as? Data`), or the file URL of a file representation. That URL is the
+    /// provider's own file, valid while the completion handler runs; use
+    /// ``loadFileRepresentation(forTypeIdentifier:completionHandler:)`` for a copy of the file
+    /// or ``loadDataRepresentation(forTypeIdentifier:completionHandler:)`` for its bytes. The
+    /// completion handler runs once, on a background queue.
     ///
     /// `options` go to the representation's ``LoadHandler``; keys such as Apple's preferred
     /// image size are the provider's to interpret. Only string keys with property-list
