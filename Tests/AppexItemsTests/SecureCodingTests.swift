@@ -69,6 +69,13 @@ final class Bookmark: NSObject, NSSecureCoding {
         #expect(failure.localizedDescription.contains("an item of class Bookmark can't be carried"), "\(failure.localizedDescription)")
     }
 
+    @Test func aDictionaryHoldingAClassThatCantBeCarriedSaysWhere() async throws {
+        let provider = NSItemProvider(item: ["title": "A page", "mark": Bookmark()] as NSDictionary, typeIdentifier: "com.apple.property-list")
+        let (_, error) = await provider.itemResult("com.apple.property-list")
+        let reason = (error as? NSItemProviderError)?.reason ?? ""
+        #expect(reason.contains("holds a Bookmark at mark"), "\(reason)")
+    }
+
     @Test func aLoadHandlerThatGivesAClassThatCantBeCarriedFailsTheLoad() async throws {
         let provider = NSItemProvider()
         provider.registerItem(forTypeIdentifier: "com.example.bookmark") { completion, _, _ in completion?(Bookmark(), nil) }

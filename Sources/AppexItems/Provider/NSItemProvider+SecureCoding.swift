@@ -30,9 +30,14 @@ extension NSItemProvider.ItemValue {
         }
     }
 
-    /// Names the classes an item may be, for an error about one that is none of them.
+    /// Says what in `object` can't be carried, and names the classes an item may be, for an
+    /// error about one that isn't an item.
     static func unsupported(_ object: Any) -> String {
-        "an item of class \(type(of: object)) can't be carried: an item provider's items are NSString, NSURL, NSData, NSNumber, NSDate,"
+        var what = "an item of class \(type(of: object))"
+        if object is NSArray || object is NSDictionary, case .failure(let error) = Result(catching: { try PropertyListValue(foundationObject: object) }) {
+            what += ", which \((error as? PropertyListError)?.reason ?? "\(error)"),"
+        }
+        return what + " can't be carried: an item provider's items are NSString, NSURL, NSData, NSNumber, NSDate,"
             + " and NSArray or NSDictionary of them, as Apple's secure coding allows by default; register data for other kinds"
     }
 }
