@@ -213,5 +213,10 @@ extension UTTypeDeclaration {
         UTTypeDeclaration(identifier: "com.apple.internet-location", conformsTo: ["public.data"], description: "Internet location"),
         UTTypeDeclaration(identifier: "com.apple.ink.inktext", conformsTo: ["public.data"], description: "Ink text"),
         UTTypeDeclaration(identifier: "public.bookmark", description: "bookmark"),
+        UTTypeDeclaration(identifier: "com.apple.reality", conformsTo: ["public.data"], description: "Reality Composer file"),
+        UTTypeDeclaration(identifier: "com.apple.scenekit.scene", conformsTo: ["public.3d-content", "public.data"], description: "SceneKit scene"),
+        UTTypeDeclaration(identifier: "com.apple.arobject", conformsTo: ["public.data"], description: "AR reference object"),
+        UTTypeDeclaration(identifier: "public.jpeg-xl", conformsTo: ["public.image"], description: "JPEG-XL image"),
+        UTTypeDeclaration(identifier: "com.apple.linkpresentation.metadata", conformsTo: ["public.data"], description: "LinkPresentation metadata"),
     ]
 }

@@ -181,7 +181,9 @@ import Testing
         (UTType.bookmark, "public.bookmark", UTType.bookmark), (.css, "public.css", .text), (.osaScript, "com.apple.applescript.script", .script),
         (.osaScriptBundle, "com.apple.applescript.script-bundle", .bundle), (.spotlightImporter, "com.apple.metadata-importer", .pluginBundle),
         (.quickLookGenerator, "com.apple.quicklook-generator", .pluginBundle), (.systemPreferencesPane, "com.apple.systempreference.prefpane", .bundle),
-        (.exr, "com.ilm.openexr-image", .image), (.dng, "com.adobe.raw-image", .image),
+        (.exr, "com.ilm.openexr-image", .image), (.dng, "com.adobe.raw-image", .image), (.realityFile, "com.apple.reality", .data),
+        (.sceneKitScene, "com.apple.scenekit.scene", .threeDContent), (.arReferenceObject, "com.apple.arobject", .data),
+        (.jpegxl, "public.jpeg-xl", .image), (.linkPresentationMetadata, "com.apple.linkpresentation.metadata", .data),
     ])
     func eachNamesApplesIdentifierAndConformsAsApplesDoes(type: UTType, identifier: String, parent: UTType) {
         #expect(type.identifier == identifier)
