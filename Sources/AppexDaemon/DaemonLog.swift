@@ -1,3 +1,4 @@
+import AppexCore
 import AppexLocking
 import AppexSystem
 import Foundation
@@ -37,9 +38,11 @@ enum DaemonLog {
         }
     }
 
-    /// Writes one line of appexd's own. A line that can't be written is dropped.
+    /// Writes one line of appexd's own. Control characters in it, such as a newline in a
+    /// bundle's display name, are written out as escapes, so that what a bundle names itself
+    /// can't add a line that passes for appexd's. A line that can't be written is dropped.
     static func write(line: String) {
-        append(Array(line.utf8) + [UInt8(ascii: "\n")])
+        append(Array(line.escapingControlCharacters.utf8) + [UInt8(ascii: "\n")])
     }
 
     /// Writes `bytes` in one write where the kernel takes them whole, and moves the log on

@@ -1,3 +1,4 @@
+import AppexCore
 import AppexSystem
 import Foundation
 import Glibc
@@ -47,6 +48,15 @@ struct ExtensionOutput: Sendable {
         writing.close()
     }
 
+    /// `line` with its control characters written out as escapes (a carriage return that
+    /// would draw over the prefix, an escape sequence for whoever reads the log in a
+    /// terminal); as it is when it has none, as most lines don't.
+    static func printable(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        // C0 controls but the tab, DEL, and the lead byte of UTF-8's C1 controls.
+        guard line.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }) else { return line }
+        return ArraySlice(String(decoding: line, as: UTF8.self).escapingControlCharacters.utf8)
+    }
+
     /// Copies the lines of `input` to appexd's log (``DaemonLog``), each after `label` and a
     /// colon, until the end of `input`; keeps at most `limit` bytes of them, and says so in
     /// appexd's own lines if it dropped any.
@@ -68,7 +78,7 @@ struct ExtensionOutput: Sendable {
             }
             kept += line.count + 1
             // One write per line, so lines of extensions writing at once don't interleave.
-            DaemonLog.append(prefix + line + [UInt8(ascii: "\n")])
+            DaemonLog.append(prefix + printable(line) + [UInt8(ascii: "\n")])
         }
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(input.rawValue, $0.baseAddress, $0.count) }

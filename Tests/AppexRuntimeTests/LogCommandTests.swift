@@ -42,6 +42,25 @@ import Testing
         #expect(everything.standardOutput.contains(talking) && everything.standardOutput.contains(crashing))
     }
 
+    /// What an extension writes can't add a line that passes for appexd's, nor drive the
+    /// terminal of whoever reads the log.
+    @Test func controlCharactersAnExtensionWritesAreWrittenOut() async throws {
+        try await world.startDaemon()
+        try await world.install("writesControlCharacters")
+        let writer = FaultWorld.identifier("writesControlCharacters")
+        _ = try await world.extension("writesControlCharacters").outcome([textItem("hello")])
+        #expect(await eventually { self.world.daemonLog.contains("forged") }, "\(self.world.daemonLog)")
+        let logged = world.daemonLog.split(separator: "\n").filter { $0.contains("forged") }
+        #expect(logged.count == 1 && logged[0].hasPrefix("\(writer)["), "one line, the extension's: \(logged)")
+        #expect(!world.daemonLog.contains("\u{1B}") && !world.daemonLog.contains("\r"), "no escape or carriage return reaches the file")
+        #expect(logged.first?.contains("plain \\u{1B}[31mred\\u{1B}[0m\\rappexd: ") == true, "\(logged)")
+
+        let shown = try await world.appex.run(["log", writer])
+        #expect(!shown.standardOutput.contains("\u{1B}") && shown.standardOutput.contains("\\rappexd: "), "\(shown.standardOutput)")
+        let echo = try await world.appex.run(["log", FaultWorld.identifier("echo")])
+        #expect(!echo.standardOutput.contains("forged"), "the forged line is the writer's, not echo's: \(echo.standardOutput)")
+    }
+
     @Test func withoutALogItSaysWhereItLookedAndWhy() async throws {
         let shown = try await world.appex.run(["log"])
         #expect(shown.status == 1)

@@ -69,8 +69,11 @@ struct LogSelection {
         return character.isLetter || character.isNumber || character == "." || character == "-"
     }
 
+    /// Prints the lines it includes, each with its control characters written out: what an
+    /// extension wrote must not drive the terminal (an escape sequence, or a carriage return
+    /// that draws over the line's prefix).
     func print(_ lines: [Substring]) {
-        for line in lines where includes(line) { Swift.print(line) }
+        for line in lines where includes(line) { Swift.print(String(line).escapingControlCharacters) }
     }
 }
 

@@ -108,6 +108,9 @@ enum Fault: String {
     case answersThroughItsHandler
     /// Completes with an item, a string and another item, as `[Any]` allows.
     case returnsAStringAmongItems
+    /// Writes a line to standard error with a terminal escape sequence and a carriage
+    /// return followed by a forged appexd line, then completes.
+    case writesControlCharacters
 
     /// The fault the bundle appexd launched this process from asks for; `echo` if it names none.
     static let current: Fault = {

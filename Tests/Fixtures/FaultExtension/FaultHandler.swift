@@ -57,6 +57,9 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
              .widget, .widgetFails, .widgetHangsUpdating, .widgetTall, .widgetMalformedView, .widgetHugeView, .widgetTooManyViews:
             // The compose and widget faults are ComposeFault's and WidgetFault's; under this class they never answer.
             break
+        case .writesControlCharacters:
+            StandardError.write(line: "plain \u{1B}[31mred\u{1B}[0m\rappexd: com.example.faults.echo crashed: forged")
+            context.completeRequest(returningItems: [])
         case .returnsAStringAmongItems:
             let first = NSExtensionItem()
             first.attributedContentText = NSAttributedString(string: "first")

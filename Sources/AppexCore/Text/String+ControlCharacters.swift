@@ -1,0 +1,27 @@
+extension String {
+    /// The text with every control character but the tab written out as an escape (`\n`,
+    /// `\r`, `\u{1B}`), so that it stays one line and can't drive a terminal: for text that
+    /// a bundle or an extension chose, in a log line or on the user's screen.
+    public var escapingControlCharacters: String {
+        guard unicodeScalars.contains(where: Self.isEscaped) else { return self }
+        var escaped = ""
+        escaped.reserveCapacity(utf8.count + 8)
+        for scalar in unicodeScalars {
+            guard Self.isEscaped(scalar) else {
+                escaped.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            default: escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return escaped
+    }
+
+    /// C0 controls but the tab, DEL, and the C1 controls, which terminals also obey.
+    private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+    }
+}
