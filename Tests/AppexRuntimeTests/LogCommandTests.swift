@@ -25,7 +25,9 @@ import Testing
         let crashed = try await world.extension("crashInRequest").outcome([textItem("boom")])
         #expect(crashed.interruption != nil, "\(crashed)")
         _ = try await world.extension("echo").outcome([textItem("quiet")])
-        #expect(await eventually { self.world.daemonLog.contains("crashed") }, "\(self.world.daemonLog)")
+        // Each process's output reaches the log on a thread of its own: wait for both lines.
+        #expect(await eventually { self.world.daemonLog.contains("crashed") && self.world.daemonLog.contains("which is not an NSExtensionItem") },
+                "\(self.world.daemonLog)")
 
         let own = try await world.appex.run(["log", talking])
         #expect(own.status == 0, "\(own.standardError)")
