@@ -82,7 +82,7 @@ extension Registry {
         return InstalledApp(
             identifier: record.bundleIdentifier,
             displayName: PropertyListCoding.displayName(from: record.displayNames, languages: languages) ?? record.bundleIdentifier,
-            url: URL(fileURLWithPath: record.path), version: record.version, shortVersion: record.shortVersion, info: info,
+            url: URL(fileURLWithPath: record.path), version: record.version?.escapingControlCharacters, shortVersion: record.shortVersion?.escapingControlCharacters, info: info,
             entitlements: try Self.entitlements(record.entitlements, identifier: record.bundleIdentifier),
             installedAt: record.installedAt, extensions: try rows.map { try makeExtension($0, languages: languages) }
         )
@@ -93,7 +93,7 @@ extension Registry {
         return InstalledExtension(.init(
             identifier: record.bundleIdentifier, appIdentifier: record.appIdentifier, pointIdentifier: record.pointIdentifier,
             displayName: PropertyListCoding.displayName(from: record.displayNames, languages: languages) ?? record.bundleIdentifier,
-            url: URL(fileURLWithPath: record.path), version: record.version, shortVersion: record.shortVersion,
+            url: URL(fileURLWithPath: record.path), version: record.version?.escapingControlCharacters, shortVersion: record.shortVersion?.escapingControlCharacters,
             info: try Self.bundleInfo(record.infoPlist, role: .appExtension, identifier: record.bundleIdentifier),
             entitlements: try Self.entitlements(record.entitlements, identifier: record.bundleIdentifier),
             isEnabled: row["enabled"], position: row["position"]

@@ -1,3 +1,4 @@
+import AppexCore
 import ArgumentParser
 import Foundation
 
@@ -27,7 +28,9 @@ struct Appex: AsyncParsableCommand {
             }
         } catch let failure as CommandFailure {
             if !failure.message.isEmpty {
-                FileHandle.standardError.write(Data("appex: \(failure.message)\n".utf8))
+                // A message may quote what an extension said; it can't drive the terminal.
+                let message = failure.message.escapingControlCharacters(keepingLineBreaks: true)
+                FileHandle.standardError.write(Data("appex: \(message)\n".utf8))
             }
             Foundation.exit(failure.status)
         } catch {

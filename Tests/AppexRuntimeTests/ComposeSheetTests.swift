@@ -149,6 +149,24 @@ import Testing
         #expect(try await terminal.waitForExit() == 1)
     }
 
+    /// Threat-model 5.6: what the sheet says is drawn with its control characters escaped.
+    @Test func aSheetCantDriveTheTerminalItIsDrawnOn() async throws {
+        try await install("composeDrivesTheTerminal")
+        let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"),
+                                          ["share", "--text", "Lunch", "--to", FaultWorld.identifier("composeDrivesTheTerminal")],
+                                          environment: world.test.environment)
+        let shown = #"Evil\u{1B}]0;owned\u{7}\u{1B}[2J\u{1B}[H\r\nappex: all clear"#
+        let screen = try await terminal.waitForScreen(showing: "the title and the folder escaped") {
+            $0.components(separatedBy: shown).count == 3
+        }
+        #expect(!screen.contains("\nappex: all clear"), "the sheet forged a line: \(screen)")
+        for obeyed in ["\u{1B}]", "\u{07}", "\u{1B}[2J", "\u{1B}[H"] {
+            #expect(!terminal.transcript.contains(obeyed), "the terminal was sent \(obeyed.debugDescription)")
+        }
+        terminal.send(PseudoTerminal.Keys.escape)
+        #expect(try await terminal.waitForExit() == 1)
+    }
+
     @Test func appexShareSaysWhyASheetCantBeShown() async throws {
         try await install("composeMalformedSheet", "composeTooManyItems")
         let malformed = try await world.appex.run(["share", "--text", "Lunch", "--to", FaultWorld.identifier("composeMalformedSheet")])

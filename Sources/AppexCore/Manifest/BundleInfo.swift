@@ -119,6 +119,14 @@ extension BundleInfo {
             declaredPoints: declaredPoints,
             all: entries
         )
+        let shownText = [("CFBundleName", info.name), ("CFBundleDisplayName", info.displayName),
+                         ("CFBundleShortVersionString", info.shortVersion), ("CFBundleVersion", info.version)]
+        for case (let key, let text?) in shownText where text != text.escapingControlCharacters {
+            fields.report(
+                .warning, "control-characters", key, "holds control characters, which every host shows as escapes such as \\u{1B}",
+                hint: "write it as one line of printable characters"
+            )
+        }
         // A bundle with a missing identifier or executable is still returned, so validation can
         // go on to check everything else; its diagnostics make it invalid.
         guard role == .application || manifest != nil else { return nil }

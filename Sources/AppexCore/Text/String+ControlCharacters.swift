@@ -3,11 +3,19 @@ extension String {
     /// `\r`, `\u{1B}`), so that it stays one line and can't drive a terminal: for text that
     /// a bundle or an extension chose, in a log line or on the user's screen.
     public var escapingControlCharacters: String {
-        guard unicodeScalars.contains(where: Self.isEscaped) else { return self }
+        escapingControlCharacters(keepingLineBreaks: false)
+    }
+
+    /// The text with every control character but the tab, and the line feed when
+    /// `keepingLineBreaks`, written out as an escape: for text of several lines that an
+    /// extension chose, printed on the user's terminal.
+    public func escapingControlCharacters(keepingLineBreaks: Bool) -> String {
+        let isEscaped = { (scalar: Unicode.Scalar) in Self.isEscaped(scalar) && !(keepingLineBreaks && scalar == "\n") }
+        guard unicodeScalars.contains(where: isEscaped) else { return self }
         var escaped = ""
         escaped.reserveCapacity(utf8.count + 8)
         for scalar in unicodeScalars {
-            guard Self.isEscaped(scalar) else {
+            guard isEscaped(scalar) else {
                 escaped.unicodeScalars.append(scalar)
                 continue
             }

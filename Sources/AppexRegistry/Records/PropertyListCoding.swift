@@ -28,11 +28,11 @@ enum PropertyListCoding {
     }
 
     /// The name for the user's languages from a stored table, falling back to the "" entry.
+    /// The bundle chose it, and every host prints it, so its control characters are written
+    /// out as escapes: a name is one line that can't drive a terminal.
     static func displayName(from data: Data, languages: [String]) -> String? {
         guard let names = try? JSONDecoder().decode([String: String].self, from: data) else { return nil }
-        for language in Localization.candidates(for: languages) {
-            if let name = names[language] { return name }
-        }
-        return names[""]
+        let name = Localization.candidates(for: languages).lazy.compactMap { names[$0] }.first ?? names[""]
+        return name?.escapingControlCharacters
     }
 }

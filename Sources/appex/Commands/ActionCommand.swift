@@ -113,11 +113,16 @@ struct ActionReport: Encodable {
 
 /// How `appex action` puts an Action's result in place of the content it sent.
 enum ActionOutput {
-    /// Prints the text and URLs, and the paths of files, one after another.
+    /// Prints the text and URLs, and the paths of files, one after another. On a terminal,
+    /// the text's control characters but its line breaks are written out as escapes, so the
+    /// extension can't drive the terminal; into a pipe or a file, the text goes as it is.
     static func print(_ result: ActionResult) {
+        let toTerminal = isatty(STDOUT_FILENO) == 1
         for part in result.parts {
             switch part {
-            case .text(let text, _): Swift.print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+            case .text(let text, _):
+                let text = toTerminal ? text.escapingControlCharacters(keepingLineBreaks: true) : text
+                Swift.print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
             case .url(let url): Swift.print(url.absoluteString)
             case .file(let file): Swift.print(file.path)
             }

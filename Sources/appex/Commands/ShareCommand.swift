@@ -108,7 +108,7 @@ struct ShareCommand: AsyncParsableCommand {
             report.returned = returned.compactMap { $0.attributedContentText?.string }
             if json { return try Output.json(report) }
             print("Posted to \(name).")
-            for line in report.returned { print(line) }
+            for line in report.returned { print(line.escapingControlCharacters(keepingLineBreaks: true)) }
         case .cancelled(let error)?:
             report.outcome = "cancelled"
             report.error = ErrorText.describe(error)

@@ -1,3 +1,4 @@
+import AppexCore
 import AppexRegistry
 import ArgumentParser
 import Foundation
@@ -76,7 +77,8 @@ struct TransferRow: Encodable {
 
     init(_ task: TransferTask) {
         app = task.appIdentifier
-        session = task.sessionIdentifier
+        // The extension chose the session's name; the table is printed on a terminal.
+        session = task.sessionIdentifier.escapingControlCharacters
         self.task = task.taskIdentifier
         kind = task.kind.rawValue
         owner = task.owner

@@ -124,7 +124,7 @@ extension Demo {
         }
         let remaining = sheet.charactersRemaining.map { ", \($0) characters left" } ?? ""
         let settings = sheet.configurationItems.map { "\($0.title): \($0.value)" }.joined(separator: ", ")
-        print("    compose sheet: \"\(sheet.contentText)\"\(remaining)\(settings.isEmpty ? "" : "; " + settings); Post \(sheet.isContentValid ? "enabled" : "disabled")")
+        print("    compose sheet: \"\(sheet.contentText.escapingControlCharacters)\"\(remaining)\(settings.isEmpty ? "" : "; " + settings.escapingControlCharacters); Post \(sheet.isContentValid ? "enabled" : "disabled")")
         try session.send(.post)
         let outcome = await session.outcome()
         let report = await RequestReport.make(target.identifier, outcome, took: ContinuousClock.now - started, savingFilesIn: root.appendingPathComponent("returned"))

@@ -22,12 +22,14 @@ enum Output {
     }
 
     /// Prints diagnostics one per line, errors and warnings to stderr when `toStandardError`.
+    /// A diagnostic may quote the bundle's text, so its control characters are escaped.
     static func diagnostics(_ diagnostics: [Diagnostic], toStandardError: Bool = false) {
         for diagnostic in diagnostics {
+            let line = diagnostic.description.escapingControlCharacters
             if toStandardError {
-                FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+                FileHandle.standardError.write(Data((line + "\n").utf8))
             } else {
-                print(diagnostic)
+                print(line)
             }
         }
     }

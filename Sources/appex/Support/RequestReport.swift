@@ -108,8 +108,13 @@ struct RequestReport: Encodable {
         return destination.path
     }
 
-    /// The report for people, one fact per line, indented by `indent`.
+    /// The report for people, one fact per line, indented by `indent`. What the extension
+    /// chose (its error, its items) is written with its control characters as escapes.
     func lines(indent: String = "") -> [String] {
+        factLines(indent: indent).map { $0.escapingControlCharacters }
+    }
+
+    private func factLines(indent: String) -> [String] {
         var lines = ["\(indent)\(outcome) in \(String(format: "%.1f", milliseconds)) ms"]
         if let error { lines.append("\(indent)  error: \(error)") }
         if let interruption { lines.append("\(indent)  \(reason ?? "reason"): \(interruption)") }

@@ -1,7 +1,9 @@
+import AppexCore
 import Foundation
 
 /// A list to pick one from, as the interactive hosts draw it: ↑/↓ (or k/j) move, a number
-/// picks that row, Enter picks the highlighted one, and q, Escape or Ctrl-C cancel.
+/// picks that row, Enter picks the highlighted one, and q, Escape or Ctrl-C cancel. Labels,
+/// which bundles chose, are drawn with their control characters written out as escapes.
 struct ChoiceList {
     /// One row: what it is, and a dimmer detail after it.
     struct Choice {
@@ -17,12 +19,14 @@ struct ChoiceList {
 
     /// The rows as drawn: the title, one line per choice, the keys.
     var lines: [String] {
-        let width = choices.map(\.label.count).max() ?? 0
-        var lines = [Style.bold(title)]
+        let labels = choices.map(\.label.escapingControlCharacters)
+        let width = labels.map(\.count).max() ?? 0
+        var lines = [Style.bold(title.escapingControlCharacters)]
         for (index, choice) in choices.enumerated() {
             let number = index < 9 ? "\(index + 1)" : " "
-            let label = choice.label.padding(toLength: width, withPad: " ", startingAt: 0)
-            let row = "\(number)  \(label)  \(Style.dim(choice.detail))\(choice.note.map { "  " + Style.dim("(\($0))") } ?? "")"
+            let label = labels[index].padding(toLength: width, withPad: " ", startingAt: 0)
+            let note = choice.note.map { "  " + Style.dim("(\($0.escapingControlCharacters))") } ?? ""
+            let row = "\(number)  \(label)  \(Style.dim(choice.detail.escapingControlCharacters))\(note)"
             lines.append(index == selected ? "› " + Style.inverse(row) : "  " + row)
         }
         lines.append(Style.dim("↑/↓ move · 1–\(min(choices.count, 9)) or Enter pick · q cancel"))

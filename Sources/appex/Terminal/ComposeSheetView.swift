@@ -1,3 +1,4 @@
+import AppexCore
 import AppexShare
 
 /// Share's compose sheet as the terminal draws it, from the sheet the extension sent and
@@ -15,6 +16,10 @@ import AppexShare
 /// Attached: https://example.com
 /// type to edit · Tab/↑↓ move · Enter choose · Ctrl-S post · Esc cancel
 /// ```
+///
+/// Everything the extension chose (the title, the text, the rows, the options) is drawn with
+/// its control characters written out as escapes: a sheet can't move the cursor, clear the
+/// screen or retitle the window of the terminal it is drawn on.
 struct ComposeSheetView {
     /// The row the keys act on.
     enum Focus: Hashable {
@@ -62,8 +67,10 @@ struct ComposeSheetView {
 
     var lines: [String] {
         if let list = sheet.optionList { return lines(of: list) }
-        var lines = [Style.bold(sheet.title ?? name), rule]
-        var textLines = text.isEmpty ? [Style.dim(sheet.placeholder ?? "")] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = [Style.bold((sheet.title ?? name).escapingControlCharacters), rule]
+        var textLines = text.isEmpty
+            ? [Style.dim((sheet.placeholder ?? "").escapingControlCharacters)]
+            : text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters }
         if focus == .text { textLines[textLines.count - 1] += Style.inverse(" ") }
         lines += textLines
         if let remaining = sheet.charactersRemaining {
@@ -72,8 +79,8 @@ struct ComposeSheetView {
         if !sheet.configurationItems.isEmpty {
             lines.append(rule)
             for (index, item) in sheet.configurationItems.enumerated() {
-                let value = item.valuePending ? Style.dim("(pending…)") : item.value
-                let row = "\(item.title)  \(value)\(item.isTappable ? " ›" : "")"
+                let value = item.valuePending ? Style.dim("(pending…)") : item.value.escapingControlCharacters
+                let row = "\(item.title.escapingControlCharacters)  \(value)\(item.isTappable ? " ›" : "")"
                 lines.append(focus == .item(index) ? "▸ " + Style.inverse(row) : "  " + row)
             }
         }
@@ -81,20 +88,20 @@ struct ComposeSheetView {
         let post = sheet.isContentValid ? "[ Post ]" : Style.dim("[ Post ]")
         let buttons = [(Focus.post, post), (.cancel, "[ Cancel ]")].map { focus == $0.0 ? Style.inverse($0.1) : $0.1 }
         lines.append((focus == .post || focus == .cancel ? "▸ " : "  ") + buttons.joined(separator: "   "))
-        if !attachments.isEmpty { lines.append(Style.dim("Attached: " + attachments.joined(separator: ", "))) }
+        if !attachments.isEmpty { lines.append(Style.dim("Attached: " + attachments.joined(separator: ", ").escapingControlCharacters)) }
         lines.append(Style.dim("type to edit · Tab/↑↓ move · Enter choose · Ctrl-S post · Esc cancel"))
-        if let status { lines.append(status) }
+        if let status { lines.append(status.escapingControlCharacters) }
         return lines
     }
 
     private func lines(of list: ComposeSheet.OptionList) -> [String] {
-        var lines = [Style.bold(list.title), rule]
+        var lines = [Style.bold(list.title.escapingControlCharacters), rule]
         for (index, option) in list.options.enumerated() {
-            let row = "\(index + 1) \(option)\(list.selected == index ? " ✓" : "")"
+            let row = "\(index + 1) \(option.escapingControlCharacters)\(list.selected == index ? " ✓" : "")"
             lines.append(index == optionSelection ? "▸ " + Style.inverse(row) : "  " + row)
         }
         lines.append(Style.dim("↑↓ move · Enter pick · Esc back"))
-        if let status { lines.append(status) }
+        if let status { lines.append(status.escapingControlCharacters) }
         return lines
     }
 

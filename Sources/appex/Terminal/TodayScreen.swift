@@ -1,3 +1,4 @@
+import AppexCore
 import AppexToday
 import Foundation
 
@@ -67,12 +68,14 @@ struct TodayScreen {
         case .live(let updated): notes.append("live, " + Self.time(updated))
         }
         let right = notes.joined(separator: " · ")
-        let room = max(1, width - marker.count - tile.name.count - right.count)
-        let name = styled ? Style.bold(tile.name) : tile.name
+        let printable = tile.name.escapingControlCharacters
+        let room = max(1, width - marker.count - printable.count - right.count)
+        let name = styled ? Style.bold(printable) : printable
         return marker + name + String(repeating: " ", count: room) + dim(right)
     }
 
     private func emphasise(_ text: String, failure: Bool) -> String {
+        let text = text.escapingControlCharacters
         guard styled else { return failure ? "⚠ " + text : text }
         return failure ? "\u{1B}[33m⚠ \(text)\u{1B}[0m" : Style.dim(text)
     }

@@ -1,3 +1,4 @@
+import AppexCore
 import AppexToday
 
 /// Draws a widget's view description as lines of a terminal: the Today view's part of what
@@ -6,7 +7,8 @@ import AppexToday
 /// One row of the terminal stands for 22 points, so compact's 110 points are 5 rows and
 /// expanded's most, 616, are 28; one column stands for 8 points. Links are numbered in
 /// reading order, `[1]`, `[2]`, for a person to follow by number, across every widget the
-/// view draws. Symbols are single characters.
+/// view draws. Symbols are single characters. The widget's text is drawn with its control
+/// characters written out as escapes, so a widget can't drive the terminal it is drawn on.
 struct WidgetRenderer {
     /// Points per row.
     static let pointsPerRow = 22.0
@@ -58,7 +60,7 @@ struct WidgetRenderer {
             return [Self.glyph(symbol)]
         case .progress(let value, let label):
             let fraction = min(max(value.isFinite ? value : 0, 0), 1)
-            let prefix = label.map { "\($0) " } ?? ""
+            let prefix = label.map { "\($0.escapingControlCharacters) " } ?? ""
             let percent = " \(Int((fraction * 100).rounded()))%"
             let bar = max(4, width - prefix.count - percent.count - 2)
             let filled = Int((Double(bar) * fraction).rounded())
@@ -128,6 +130,7 @@ struct WidgetRenderer {
     private func wrap(_ text: String) -> [String] {
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let paragraph = String(paragraph).escapingControlCharacters
             var line = ""
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
                 var word = Substring(word)

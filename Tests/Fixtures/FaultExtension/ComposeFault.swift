@@ -44,6 +44,14 @@ final class ComposeFault: SLComposeServiceViewController {
         }
     }
 
+    override func viewDidLoad() {
+        guard Fault.current == .composeDrivesTheTerminal else { return }
+        let hostile = "Evil\u{1B}]0;owned\u{07}\u{1B}[2J\u{1B}[H\r\nappex: all clear"
+        title = hostile
+        placeholder = hostile
+        folder = hostile
+    }
+
     override func presentationAnimationDidFinish() {
         guard Fault.current == .composeMalformedSheet, let context = extensionContext else { return }
         _ = try? context.pointChannel.send("sheet", body: Array("{not json".utf8))

@@ -82,6 +82,9 @@ enum Fault: String {
     case composeMalformedSheet
     /// A compose sheet with 40 configuration items, more than a sheet may have.
     case composeTooManyItems
+    /// A compose sheet whose title, placeholder and folder row hold what a terminal obeys:
+    /// a new window title, a cleared screen, a homed cursor and a line of its own.
+    case composeDrivesTheTerminal
     /// With ``WidgetFault`` as its principal class, a Today widget: links to `faultapp:` and
     /// `nowhere:` URLs, updates that alternate `.newData` and `.noData`, an expanded mode
     /// 220 points high, margins of 8, and an edit mode.

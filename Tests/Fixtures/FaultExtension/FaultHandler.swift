@@ -53,7 +53,7 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
             let queued = Self.unreadBytesOnSession()
             Thread.detachNewThread { Self.crash(onceUnreadBytesExceed: queued) }
             context.completeRequest(returningItems: [Self.done])
-        case .neverAnswers, .crashAtLaunch, .neverChecksIn, .checksInAsAnother, .compose, .composeHangsValidating, .composeGivesUp, .composeMalformedSheet, .composeTooManyItems,
+        case .neverAnswers, .crashAtLaunch, .neverChecksIn, .checksInAsAnother, .compose, .composeHangsValidating, .composeGivesUp, .composeMalformedSheet, .composeTooManyItems, .composeDrivesTheTerminal,
              .widget, .widgetFails, .widgetHangsUpdating, .widgetTall, .widgetMalformedView, .widgetHugeView, .widgetTooManyViews:
             // The compose and widget faults are ComposeFault's and WidgetFault's; under this class they never answer.
             break
