@@ -35,6 +35,8 @@ enum ExtensionLaunch {
             ExtensionEnvironment.executableName: installed.info.executable,
         ]
         if let principalClass = installed.manifest.principalClass { environment[ExtensionEnvironment.principalClass] = principalClass }
+        let groups = installed.entitlements.applicationGroups
+        if !groups.isEmpty { environment[ExtensionEnvironment.applicationGroups] = groups.joined(separator: ",") }
         let inherited = ProcessInfo.processInfo.environment
         for name in inheritedVariables {
             if let value = inherited[name] { environment[name] = value }

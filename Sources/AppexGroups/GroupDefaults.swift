@@ -3,11 +3,11 @@ public import Foundation
 /// `UserDefaults` shared by an app and its extensions: a suite stored in their app group's
 /// container, which every process of the group reads and changes at once.
 ///
-/// Porting is one line: where Apple's code says `UserDefaults(suiteName: "group.…")`, say
-/// `GroupDefaults(suiteName: "group.…")`. Foundation's own suite on Linux is a file under
-/// `~/.config`, outside any container, that another process sees only after
-/// `synchronize()`. A `GroupDefaults` is a `UserDefaults`, so it passes wherever one is
-/// expected, and every getter (`string(forKey:)`, `integer(forKey:)`, …) works as there.
+/// Apple's spelling, `UserDefaults(suiteName: "group.…")`, reaches this store too once the
+/// group is mirrored (``FoundationGroupSuites``, which an extension's runtime does); this
+/// class adds notifications of every change and ``update(forKey:_:)``. A `GroupDefaults` is
+/// a `UserDefaults`, so it passes wherever one is expected, and every getter
+/// (`string(forKey:)`, `integer(forKey:)`, …) works as there.
 ///
 /// - A change is written at once, and is whole or absent for every reader: no
 ///   `synchronize()` is needed.
@@ -116,6 +116,15 @@ open class GroupDefaults: UserDefaults {
             result = new
         }
         return result
+    }
+
+    /// Sets or removes (nil) several keys in one change, seen whole by every process.
+    func apply(_ changes: [String: Any?]) {
+        guard !changes.isEmpty else { return }
+        let stored = Dictionary(uniqueKeysWithValues: changes.map { key, value in (key, value.map { Self.storable($0, forKey: key) }) })
+        change { values in
+            for (key, value) in stored { values[key] = value }
+        }
     }
 
     open override func register(defaults registrationDictionary: [String: Any]) {

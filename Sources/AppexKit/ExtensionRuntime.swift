@@ -171,6 +171,8 @@ final class ExtensionRuntime: Sendable {
     }
 
     private func send(_ requestID: UUID, _ wire: [WireItem], descriptors: [FileDescriptor], completionHandler: (@Sendable (Bool) -> Void)?) {
+        // The host may read the group as soon as the request ends.
+        FoundationGroupSuites.flush()
         if let completionHandler {
             state.withLock { $0.awaitingAcknowledgement[requestID] = completionHandler }
         }
@@ -185,6 +187,7 @@ final class ExtensionRuntime: Sendable {
 
     /// Sends the cancellation of `requestID`.
     func cancel(_ requestID: UUID, error: ErrorInfo) {
+        FoundationGroupSuites.flush()
         do throws(ConnectionError) {
             try session.send(.cancelledRequest(CancelledRequest(requestID: requestID, error: error)))
         } catch {
@@ -212,6 +215,7 @@ final class ExtensionRuntime: Sendable {
         if let reason { Self.log(reason) }
         DispatchQueue.main.async {
             for handler in waiting { handler(true) }
+            FoundationGroupSuites.flush()
             exit(0)
         }
     }

@@ -15,7 +15,8 @@ import Foundation
 ///
 /// It takes what it needs from the bundle's Info.plist from appexd, which read it at install
 /// (`ExtensionEnvironment` in AppexWire), or else reads it; finds the principal class; checks
-/// in with appexd; and serves the host's requests on the main queue, each with a new
+/// in with appexd; makes Foundation's suite of each app group the extension is entitled to
+/// the group's (``FoundationGroupSuites``); and serves the host's requests on the main queue, each with a new
 /// instance of the principal class, until appexd ends the process. appexd launches
 /// extensions; run one with `appex run ID`. If the principal class can't be found, it says
 /// so on standard error, to appexd and to the host (whose request is interrupted with that
@@ -62,6 +63,10 @@ private func runExtension() -> Never {
     DaemonCalls.install(DaemonCalls.onChannel(runtime.control))
     DaemonLink.install(runtime.link)
     runtime.start()
+    // Before any request reaches the principal class: `UserDefaults(suiteName: "group.…")`
+    // is the group's from the start.
+    let groups = environment[ExtensionEnvironment.applicationGroups]?.split(separator: ",").map(String.init) ?? []
+    FoundationGroupSuites.mirror(groups)
     dispatchMain()
 }
 

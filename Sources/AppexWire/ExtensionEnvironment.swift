@@ -13,4 +13,7 @@ public enum ExtensionEnvironment {
     public static let principalClass = "APPEX_PRINCIPAL_CLASS"
     /// `CFBundleExecutable`, the module an unqualified principal class is looked for in.
     public static let executableName = "APPEX_EXECUTABLE_NAME"
+    /// The app groups of the bundle's entitlements, separated by commas, which no group
+    /// identifier holds.
+    public static let applicationGroups = "APPEX_APPLICATION_GROUPS"
 }

@@ -1,8 +1,10 @@
 import AppexCore
+import AppexGroups
 import AppexHost
 import AppexItems
 import AppexSamples
 import AppexShare
+import AppexTesting
 import AppexToday
 import Foundation
 import Testing
@@ -81,6 +83,61 @@ import Testing
         #expect(posted.attributedContentText?.string == "Look at this")
         let link = try await posted.attachments?.first?.loadItem(forTypeIdentifier: "public.url")
         #expect((link as? NSURL)?.absoluteString == "https://example.com/a", "the link Post loaded with loadObject(ofClass: URL.self)")
+    }
+
+    // MARK: UserDefaults(suiteName: "group.…")
+
+    static let group = "group.\(FaultWorld.appIdentifier)"
+
+    /// The group's shared defaults, as the containing app opens them.
+    func groupDefaults() throws -> GroupDefaults {
+        try #require(GroupDefaults(suiteName: Self.group, container: world.test.home.groupContainer(for: Self.group)))
+    }
+
+    /// The Action port keeps its last colour with Foundation's `UserDefaults(suiteName:)`, and
+    /// never calls `synchronize()`: what it writes is the group's by the time its request ends.
+    @Test func theActionsFoundationSuiteIsTheGroupsAndIsWrittenBeforeItsRequestEnds() async throws {
+        try await world.startDaemon()
+        try await world.install([FaultWorld.Plugin(fault: "port", principalClass: "AppexApplePortAction.ActionRequestHandler",
+                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortAction"),
+                                                   groups: [Self.group])],
+                                appGroups: [Self.group])
+        let shared = try groupDefaults()
+        shared.set("green", forKey: "lastColour")
+        let action = try await world.extension("port")
+        for (current, previous, written) in [("red", "green", "blue"), ("blue", "blue", "red")] {
+            let results: NSDictionary = ["NSExtensionJavaScriptPreprocessingResultsKey": ["currentBackgroundColor": current]]
+            let item = NSExtensionItem()
+            item.attachments = [NSItemProvider(item: results, typeIdentifier: "com.apple.property-list")]
+            let outcome = try await action.outcome([item])
+            let returned = try await outcome.items?.first?.attachments?.first?.loadItem(forTypeIdentifier: "com.apple.property-list")
+            let argument = (returned as? NSDictionary)?["NSExtensionJavaScriptFinalizeArgumentKey"] as? [String: Any]
+            #expect(argument?["previousColour"] as? String == previous, "it read the group's value: \(String(describing: returned))")
+            #expect(shared.string(forKey: "lastColour") == written, "written to the group before the request ended")
+        }
+    }
+
+    /// The Today port reads its headline with Foundation's `UserDefaults(suiteName:)` at each
+    /// update: a headline the app sets while the widget runs is the one it shows next.
+    @Test func theWidgetsFoundationSuiteSeesTheAppsChangesWhileItRuns() async throws {
+        try await world.startDaemon()
+        try await world.install([FaultWorld.Plugin(fault: "today", principalClass: "AppexApplePortToday.TodayViewController",
+                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortToday"),
+                                                   point: ExtensionPoint.today.id, groups: [Self.group])],
+                                appGroups: [Self.group])
+        let shared = try groupDefaults()
+        shared.set("Seen", forKey: "headline")
+        let session = try await WidgetSession.begin(try await world.extension("today"), presentation: WidgetPresentation(mode: .compact, width: 360)) { _ in }
+        for _ in 0..<300 where session.content == nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await session.update().content?.view == .text("Seen 1 times", style: .body))
+        shared.set("Read", forKey: "headline")
+        var shown: [WidgetView?] = []
+        for count in 2...40 where shown.last != .text("Read \(count - 1) times", style: .body) {
+            shown.append(await session.update().content?.view)
+        }
+        #expect(shown.contains(.text("Read \(shown.count + 1) times", style: .body)), "the app's change reached the running widget: \(shown)")
+        #expect(await eventually { shared.integer(forKey: "widgetUpdates") >= 2 }, "the widget's count reached the group")
+        _ = await session.dismiss()
     }
 
     @Test func anItemWithoutResultsCompletesWithNothing() async throws {

@@ -5,6 +5,10 @@
 //   pairs CONTAINER SUITE                 writes {n, copy: n} to "pair" for n = 1, 2, … for ever
 //   set CONTAINER SUITE KEY VALUE         sets KEY to the string VALUE
 //   get CONTAINER SUITE KEY               prints KEY's value
+//   foundation-set CONTAINER SUITE KEY VALUE  sets KEY to the string VALUE through Foundation's
+//                                         UserDefaults(suiteName:), mirrored, and exits after flush()
+//   foundation-watch CONTAINER SUITE KEY VALUE  prints "ready", then waits until Foundation's
+//                                         UserDefaults(suiteName:), mirrored, shows KEY at VALUE, and prints "seen"
 //   wait-for CONTAINER SUITE KEY VALUE    prints "ready", then waits until a didChangeNotification
 //                                         shows KEY at VALUE, and prints "seen"
 //   container GROUP                       prints containerURL(forSecurityApplicationGroupIdentifier:), or "nil"
@@ -82,6 +86,18 @@ case ("set", 5):
     say("set")
 case ("get", 4):
     say(defaults(arguments[1], arguments[2]).object(forKey: arguments[3]).map { "\($0)" } ?? "nil")
+case ("foundation-set", 5):
+    FoundationGroupSuites.mirror(defaults(arguments[1], arguments[2]))
+    UserDefaults(suiteName: arguments[2])?.set(arguments[4], forKey: arguments[3])
+    FoundationGroupSuites.flush()
+    say("set")
+case ("foundation-watch", 5):
+    FoundationGroupSuites.mirror(defaults(arguments[1], arguments[2]))
+    say("ready")
+    for _ in 0..<2_000 where UserDefaults(suiteName: arguments[2])?.string(forKey: arguments[3]) != arguments[4] {
+        usleep(10_000)
+    }
+    say(UserDefaults(suiteName: arguments[2])?.string(forKey: arguments[3]) == arguments[4] ? "seen" : "not seen")
 case ("wait-for", 5):
     nonisolated(unsafe) let shared = defaults(arguments[1], arguments[2]) // GroupDefaults is thread-safe
     let (key, value) = (arguments[3], arguments[4])

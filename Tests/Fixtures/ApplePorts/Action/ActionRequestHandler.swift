@@ -33,8 +33,12 @@ class ActionRequestHandler: NSObject, NSExtensionRequestHandling {
     }
 
     static func finish(_ context: NSExtensionContext, replacing current: String?) {
+        // The colour before last is kept in the settings the app shares with its extensions.
+        let shared = UserDefaults(suiteName: "group.com.example.faults")
+        let previous = shared?.string(forKey: "lastColour") ?? "none"
         let colour = current == "red" ? "blue" : "red"
-        let argument: NSDictionary = [NSExtensionJavaScriptFinalizeArgumentKey: ["newBackgroundColor": colour]]
+        shared?.set(colour, forKey: "lastColour")
+        let argument: NSDictionary = [NSExtensionJavaScriptFinalizeArgumentKey: ["newBackgroundColor": colour, "previousColour": previous]]
         let item = NSExtensionItem()
         item.attachments = [NSItemProvider(item: argument, typeIdentifier: kUTTypePropertyList as String)]
         context.completeRequest(returningItems: [item], completionHandler: nil)

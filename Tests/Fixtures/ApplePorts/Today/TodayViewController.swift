@@ -15,7 +15,12 @@ class TodayViewController: WidgetViewController, NCWidgetProviding {
 
     func widgetPerformUpdate(completionHandler: (@escaping (NCUpdateResult) -> Void)) {
         count += 1
-        view = .text("Updated \(count) times", style: .body)
+        // Settings shared with the containing app, as Apple's "Sharing Data with Your
+        // Containing App" shares them; without the group's entitlement, the suite is private.
+        let shared = UserDefaults(suiteName: "group.com.example.faults")
+        shared?.set(count, forKey: "widgetUpdates")
+        let headline = shared?.string(forKey: "headline") ?? "Updated"
+        view = .text("\(headline) \(count) times", style: .body)
         completionHandler(NCUpdateResult.newData)
     }
 
