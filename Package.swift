@@ -55,6 +55,7 @@ var package = Package(
         .library(name: "AppexShare", targets: ["AppexShare"]),
         .library(name: "AppexToday", targets: ["AppexToday"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
+        .library(name: "AppexExtensionTesting", targets: ["AppexExtensionTesting"]),
         .library(name: "AppexItems", targets: ["AppexItems"]),
         .library(name: "AppexSession", targets: ["AppexSession"]),
         .library(name: "AppexGroups", targets: ["AppexGroups"]),
@@ -172,6 +173,8 @@ var package = Package(
         .target(name: "MobileCoreServices", dependencies: ["CoreServices"]),
         .target(name: "Social", dependencies: ["AppexShare"]),
         .target(name: "NotificationCenter", dependencies: ["AppexToday"]),
+        // The extension author's test library: a private Appex, the author's app installed, requests made.
+        .target(name: "AppexExtensionTesting", dependencies: ["AppexCore", "AppexBundles", "AppexGroups", "AppexHost", "AppexItems"]),
         .target(name: "AppexTesting", dependencies: ["AppexLocking", "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexSystem"]),
         .executableTarget(
             name: "appex",

@@ -10,6 +10,12 @@ public import Foundation
 /// copies each bundle's `CFBundleExecutable` from the products folder, and puts shared
 /// libraries into `Frameworks/`.
 ///
+/// As Xcode does, each bundle has settings of its own, from its folder's name: for
+/// `PlugIns/UpperAction.appex`, `PRODUCT_NAME` and `EXECUTABLE_NAME` are `UpperAction`,
+/// `PRODUCT_MODULE_NAME` is that name as a Swift module names it (`Upper_Action` for
+/// `Upper Action`), and `PRODUCT_BUNDLE_PACKAGE_TYPE` is `XPC!` (`APPL` for the app);
+/// `DEVELOPMENT_LANGUAGE` is `en`. A setting given in ``settings`` is used instead.
+///
 /// ```swift
 /// let app = try BundleAssembler(
 ///     products: URL(fileURLWithPath: ".build/release"),
@@ -48,7 +54,7 @@ public struct BundleAssembler: Sendable {
             throw BundleAssemblyError("can't copy \(template.path) to \(folder.path): \(error.localizedDescription)")
         }
         do {
-            try fill(staging)
+            try fill(staging, named: name)
             try? fileManager.removeItem(at: output)
             try fileManager.moveItem(at: staging, to: output)
         } catch {
@@ -59,7 +65,8 @@ public struct BundleAssembler: Sendable {
         return output
     }
 
-    private func fill(_ app: URL) throws {
+    /// Fills `app`, a copy of the template called `name`, in place.
+    private func fill(_ app: URL, named name: String) throws {
         let fileManager = FileManager.default
         var bundles = [app]
         let plugIns = app.appendingPathComponent(BundleLayout.plugIns)
@@ -76,7 +83,8 @@ public struct BundleAssembler: Sendable {
             } catch {
                 throw BundleAssemblyError("\(display)/\(BundleLayout.infoPlist) can't be read: \(error)", hint: "every bundle in the template needs an Info.plist")
             }
-            let expanded = expand(info)
+            let bundleName = bundle == app ? name : bundle.lastPathComponent
+            let expanded = expand(info, with: Self.bundleSettings(of: bundleName).merging(settings) { $1 })
             try expanded.xmlData().write(to: infoURL, options: .atomic)
             guard let executable = expanded["CFBundleExecutable"]?.stringValue, !executable.contains("/"), !executable.isEmpty else {
                 throw BundleAssemblyError("\(display)/\(BundleLayout.infoPlist) names no usable CFBundleExecutable", hint: "set it to the product's name")
@@ -104,13 +112,32 @@ public struct BundleAssembler: Sendable {
         }
     }
 
-    private func expand(_ value: PropertyListValue) -> PropertyListValue {
+    private func expand(_ value: PropertyListValue, with settings: [String: String]) -> PropertyListValue {
         switch value {
         case .string(let text): .string(BuildSetting.expand(text, with: settings))
-        case .array(let elements): .array(elements.map(expand))
-        case .dictionary(let entries): .dictionary(entries.mapValues(expand))
+        case .array(let elements): .array(elements.map { expand($0, with: settings) })
+        case .dictionary(let entries): .dictionary(entries.mapValues { expand($0, with: settings) })
         default: value
         }
+    }
+
+    /// The settings Xcode gives a bundle from its target, here from the bundle's folder
+    /// name, such as `UpperAction.appex`.
+    static func bundleSettings(of folderName: String) -> [String: String] {
+        let isExtension = folderName.hasSuffix(BundleLayout.extensionSuffix)
+        let name = String(folderName.dropLast(isExtension ? BundleLayout.extensionSuffix.count : BundleLayout.appSuffix.count))
+        return [
+            "PRODUCT_NAME": name, "EXECUTABLE_NAME": name, "PRODUCT_MODULE_NAME": moduleName(of: name),
+            "PRODUCT_BUNDLE_PACKAGE_TYPE": isExtension ? "XPC!" : "APPL", "DEVELOPMENT_LANGUAGE": "en",
+        ]
+    }
+
+    /// `name` as the Swift module of a product of that name: each character that can't be
+    /// in an identifier becomes `_`, and a leading digit gets one before it.
+    static func moduleName(of name: String) -> String {
+        let characters = name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }
+        let module = String(characters)
+        return module.first?.isNumber == true ? "_" + module : module
     }
 }
 

@@ -98,13 +98,16 @@ final class Supervisor: Sendable {
 
         let (installed, point) = try registry.launchable(identifier)
         let policy = configuration.policy(for: point)
+        let waitsForDebugger = installed.debuggerWait != nil
+        if installed.debuggerWait == .once { try? registry.takeDebuggerWait(extension: installed.identifier) }
         let (hostEnd, extensionSession) = try socketPair()
         let (daemonEnd, extensionControl) = try socketPair()
         let output = try outputPipe()
         let process: ProcessDescriptor
         do {
             let launch = try ExtensionLaunch.make(installed, policy: policy, home: configuration.home, sandbox: configuration.sandbox,
-                                                  control: extensionControl, session: extensionSession, output: output.writing)
+                                                  control: extensionControl, session: extensionSession, output: output.writing,
+                                                  waitsForDebugger: waitsForDebugger)
             process = try launch.spawn()
         } catch {
             output.close()
@@ -125,11 +128,14 @@ final class Supervisor: Sendable {
         let control = Connection(socket: daemonEnd, name: "\(installed.identifier)[\(process.processID)]",
                                  untrusted: UntrustedPeer(frameDeadline: configuration.clientLimits.frameDeadline,
                                                           descriptors: descriptors.account(for: process.processID)))
+        // A process stopped for a debugger has no deadlines: a person is at work.
+        let launchDeadline = waitsForDebugger ? Self.debuggerDeadline : policy.launchDeadline
         var record = ExtensionProcessRecord(
             sessionID: sessionID, installed: installed, policy: policy, hostID: client.id, process: process,
-            control: control, startedAt: .now, phase: .launching(deadline: .now + policy.launchDeadline)
+            control: control, startedAt: .now, phase: .launching(deadline: .now + launchDeadline)
         )
-        record.requests[request.requestID] = deadline(policy)
+        record.requests[request.requestID] = waitsForDebugger ? nil : deadline(policy)
+        if waitsForDebugger { announceDebuggerWait(record) }
         record.isBeingConfined = cgroups.isAvailable
         let admitted = state.withLock { state in
             if !state.shuttingDown { state.processes[sessionID] = record }

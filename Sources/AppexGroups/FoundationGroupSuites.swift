@@ -47,7 +47,7 @@ public enum FoundationGroupSuites {
     /// Writes what the process changed to `group`, and stops mirroring it: Foundation's
     /// suite keeps its values, and is the process's own again.
     public static func stop(_ group: String) {
-        mirrors.withLock { $0.removeValue(forKey: group) }?.flush()
+        mirrors.withLock { $0.removeValue(forKey: group) }?.stop()
     }
 
     /// Writes what this process changed in every mirrored suite to its group now.

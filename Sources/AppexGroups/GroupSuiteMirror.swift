@@ -18,6 +18,8 @@ final class GroupSuiteMirror: @unchecked Sendable {
     private var known: [String: Any] = [:]
     private var observer: (any NSObjectProtocol)?
     private var timer: (any DispatchSourceTimer)?
+    /// Set by ``stop()``: what is still queued does nothing.
+    private var isStopped = false
 
     /// How often the table is compared with what it was, to find what the process changed.
     static let interval = DispatchTimeInterval.milliseconds(250)
@@ -50,6 +52,18 @@ final class GroupSuiteMirror: @unchecked Sendable {
         queue.sync { push() }
     }
 
+    /// Writes what the process changed, and mirrors nothing more: a change the group
+    /// announced meanwhile, still queued, is not put into the table, nor a later change of the
+    /// table into the group.
+    func stop() {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
+        queue.sync {
+            push()
+            isStopped = true
+            timer?.cancel()
+        }
+    }
+
     // MARK: On the queue
 
     /// The suite's table in Foundation: every `UserDefaults(suiteName:)` of the group shares it.
@@ -70,6 +84,7 @@ final class GroupSuiteMirror: @unchecked Sendable {
     /// Writes to the group, in one change, each key whose value in the table is not what
     /// it was when last made the same.
     private func push() {
+        guard !isStopped else { return }
         let current = tableValues
         var changes: [String: Any?] = [:]
         for (key, value) in current where !Self.same(known[key], value) { changes[key] = .some(value) }
@@ -81,6 +96,7 @@ final class GroupSuiteMirror: @unchecked Sendable {
     /// Puts the group's values of `keys` in the table, after writing what the process
     /// changed meanwhile: of two changes to one key, the one written last stays.
     private func pull(_ keys: [String]) {
+        guard !isStopped else { return }
         push()
         let table = self.table
         for key in keys {

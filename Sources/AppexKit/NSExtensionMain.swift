@@ -2,6 +2,7 @@ import AppexGroups
 import AppexIPC
 import AppexSystem
 import AppexWire
+import CAppexKit
 import Foundation
 
 /// Runs the extension: Apple's `NSExtensionMain`, which an extension's `main.swift` calls
@@ -44,6 +45,7 @@ private func runExtension() -> Never {
             """)
         exit(64)
     }
+    if environment[ExtensionEnvironment.waitForDebugger] == "1" { waitForDebugger() }
     let principal: (identifier: String, type: NSObject.Type)
     do {
         principal = try PrincipalClass.load(bundle: URL(fileURLWithPath: bundlePath), environment: environment)
@@ -68,6 +70,17 @@ private func runExtension() -> Never {
     let groups = environment[ExtensionEnvironment.applicationGroups]?.split(separator: ",").map(String.init) ?? []
     FoundationGroupSuites.mirror(groups)
     dispatchMain()
+}
+
+/// Waits until a debugger has attached (`appex run ID --wait-for-debugger`). Any process
+/// of this user may trace it meanwhile, as Yama's ptrace_scope 1 otherwise allows only the
+/// tracer's own children. From inside its pid namespace the process can't see a tracer, so
+/// appexd watches for one and sends SIGCONT, which the process has once the debugger
+/// continues it: attach, set breakpoints, continue.
+private func waitForDebugger() {
+    _ = appex_allow_any_tracer()
+    ExtensionRuntime.log("waiting for a debugger before the principal class is made; `appex log` shows the pid to attach to")
+    appex_wait_for_continue()
 }
 
 /// Reports why the extension can't start, on standard error and on both channels, then exits.

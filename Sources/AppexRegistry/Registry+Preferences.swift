@@ -42,6 +42,26 @@ extension Registry {
         }
     }
 
+    /// Makes appexd start the extension stopped, for a debugger, at its next launch (`.once`),
+    /// at each (`.always`), or never again (nil). The setting outlives a reinstall.
+    public func setDebuggerWait(_ wait: DebuggerWait?, extension identifier: String) throws(RegistryError) {
+        try write("\(wait.map { "wait for a debugger \($0.rawValue) in" } ?? "stop waiting for a debugger in") \(identifier)") { db in
+            let canonical = try Self.requireExtension(identifier, db)
+            try db.execute(sql: """
+                INSERT INTO extensionPreference (extensionIdentifier, enabled, debuggerWait) VALUES (?, 1, ?)
+                ON CONFLICT(extensionIdentifier) DO UPDATE SET debuggerWait = excluded.debuggerWait
+                """, arguments: [canonical, wait?.rawValue])
+        }
+    }
+
+    /// Clears a `.once` wait for a debugger as its launch takes it; an `.always` stays.
+    public func takeDebuggerWait(extension identifier: String) throws(RegistryError) {
+        try write("start \(identifier) for a debugger") { db in
+            try db.execute(sql: "UPDATE extensionPreference SET debuggerWait = NULL WHERE extensionIdentifier = ? AND debuggerWait = ?",
+                           arguments: [identifier, DebuggerWait.once.rawValue])
+        }
+    }
+
     static func requireExtension(_ identifier: String, _ db: Database) throws -> String {
         if let id = try String.fetchOne(db, sql: "SELECT bundleIdentifier FROM extension WHERE bundleIdentifier = ?", arguments: [identifier]) {
             return id

@@ -70,7 +70,7 @@ extension Registry {
     }
 
     static let extensionSelect = """
-        SELECT e.*, COALESCE(p.enabled, 1) AS enabled, p.position AS position
+        SELECT e.*, COALESCE(p.enabled, 1) AS enabled, p.position AS position, p.debuggerWait AS debuggerWait
         FROM extension e LEFT JOIN extensionPreference p ON p.extensionIdentifier = e.bundleIdentifier
         """
 
@@ -96,7 +96,7 @@ extension Registry {
             url: URL(fileURLWithPath: record.path), version: record.version?.escapingControlCharacters, shortVersion: record.shortVersion?.escapingControlCharacters,
             info: try Self.bundleInfo(record.infoPlist, role: .appExtension, identifier: record.bundleIdentifier),
             entitlements: try Self.entitlements(record.entitlements, identifier: record.bundleIdentifier),
-            isEnabled: row["enabled"], position: row["position"]
+            isEnabled: row["enabled"], position: row["position"], debuggerWait: (row["debuggerWait"] as String?).flatMap(DebuggerWait.init)
         ))
     }
 

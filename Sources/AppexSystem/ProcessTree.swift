@@ -1,4 +1,5 @@
 import Foundation
+import CAppexSystem
 import Glibc
 
 /// The processes a process started, and theirs, as /proc shows them: what a sandboxed
@@ -31,6 +32,23 @@ public enum ProcessTree {
         // The state follows the command name, which is in parentheses and may hold spaces.
         guard let close = stat.lastIndex(of: ")") else { return true }
         return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "Z"
+    }
+
+    /// The pid of the process that traces `pid` (a debugger), or nil if none does.
+    public static func tracer(of pid: Int32) -> Int32? {
+        let status = contents(of: "/proc/\(pid)/status")
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("TracerPid:") }),
+              let tracer = Int32(line.dropFirst("TracerPid:".count).trimmingCharacters(in: .whitespaces)), tracer != 0 else { return nil }
+        return tracer
+    }
+
+    /// The living processes whose program is `path`, the inits of sandboxes (which run from
+    /// the same file) left out.
+    public static func programs(running path: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter {
+            executablePath(of: $0) == path && !hasExited($0) && name(of: $0) != APPEX_INIT_PROCESS_NAME
+        }
     }
 
     /// The path of `pid`'s executable (/proc/PID/exe), or nil if it is gone or not ours to read.

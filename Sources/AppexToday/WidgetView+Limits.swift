@@ -52,6 +52,17 @@ extension WidgetView {
         return nil
     }
 
+    /// The strings of the view's text views, in reading order, links' text among them: what
+    /// a test of a widget reads.
+    public var texts: [String] {
+        switch self {
+        case .text(let text, _, _): [text]
+        case .link(_, let content): content.texts
+        case .stack(_, _, let children): children.flatMap(\.texts)
+        case .spacer, .image, .progress, .divider: []
+        }
+    }
+
     /// The URLs of the view's links, in reading order: the host numbers them so a person can
     /// follow one.
     public var links: [String] {

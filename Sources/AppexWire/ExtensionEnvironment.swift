@@ -16,4 +16,7 @@ public enum ExtensionEnvironment {
     /// The app groups of the bundle's entitlements, separated by commas, which no group
     /// identifier holds.
     public static let applicationGroups = "APPEX_APPLICATION_GROUPS"
+    /// Set to 1 when the extension is to stop itself before its principal class is made, for
+    /// a debugger to attach (`appex run ID --wait-for-debugger`).
+    public static let waitForDebugger = "APPEX_WAIT_FOR_DEBUGGER"
 }

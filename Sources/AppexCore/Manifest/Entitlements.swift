@@ -52,7 +52,7 @@ extension Entitlements {
     }
 
     /// Whether `identifier` is `group.` followed by a reverse-DNS name; it becomes a folder name, so nothing else is allowed.
-    static func isValidGroupIdentifier(_ identifier: String) -> Bool {
+    public static func isValidGroupIdentifier(_ identifier: String) -> Bool {
         identifier.hasPrefix("group.") && identifier.count > 6 && BundleInfo.isValidIdentifier(identifier)
     }
 }

@@ -44,6 +44,7 @@ public struct InstalledExtension: Sendable, Hashable {
         var entitlements: Entitlements
         var isEnabled: Bool
         var position: Int?
+        var debuggerWait: DebuggerWait?
     }
 
     private final class Box: Sendable {
@@ -79,6 +80,9 @@ public struct InstalledExtension: Sendable, Hashable {
     public var isEnabled: Bool { box.fields.isEnabled }
     /// The user's position for this extension within its point, or `nil` for "after the ordered ones".
     public var position: Int? { box.fields.position }
+    /// Whether appexd starts the extension stopped, for a debugger to attach: at its next
+    /// launch only, or at each; nil for neither.
+    public var debuggerWait: DebuggerWait? { box.fields.debuggerWait }
 
     /// The `NSExtension` dictionary. Every installed extension has one.
     public var manifest: ExtensionManifest {

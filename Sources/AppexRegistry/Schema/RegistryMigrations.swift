@@ -185,6 +185,12 @@ enum RegistryMigrations {
             }
             try Registry.assignURLSchemes(db)
         }
+        migrator.registerMigration("v9: waiting for a debugger") { db in
+            // `once` or `always`: the extension's next launch, or each, starts stopped.
+            try db.alter(table: "extensionPreference") { table in
+                table.add(column: "debuggerWait", .text)
+            }
+        }
         return migrator
     }
 }

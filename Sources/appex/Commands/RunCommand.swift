@@ -1,4 +1,6 @@
 import AppexHost
+import AppexRegistry
+import AppexSystem
 import AppexItems
 import ArgumentParser
 import Foundation
@@ -32,6 +34,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Cancel the request after this many seconds without an answer; 0 waits for ever.")
     var timeout: Double = 60
 
+    @Flag(help: "Start the extension waiting for a debugger before its principal class is made, print the pid to attach to, and wait with no timeout.")
+    var waitForDebugger = false
+
     @Flag(help: "Print JSON.")
     var json = false
 
@@ -43,7 +48,15 @@ struct RunCommand: AsyncParsableCommand {
         let outcome: ExtensionRequestOutcome
         do {
             let target = try await NSExtension.extension(withIdentifier: identifier)
-            outcome = try await withTimeout(timeout) { try await target.request(withInputItems: items) }
+            if waitForDebugger {
+                let registry = try RegistryAccess.open()
+                try RegistryAccess.run { () throws(RegistryError) in try registry.setDebuggerWait(.once, extension: identifier) }
+                let executable = try RegistryAccess.run { () throws(RegistryError) in try registry.extension(identifier) }?.executableURL.path
+                Task.detached { Self.sayWhereToAttach(identifier, executable: executable ?? "") }
+            }
+            outcome = try await withTimeout(waitForDebugger ? 0 : timeout) { try await target.request(withInputItems: items) }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(ErrorText.describe(error))")
         }
@@ -59,6 +72,22 @@ struct RunCommand: AsyncParsableCommand {
         case .cancelled: throw CommandFailure.silent(CommandFailure.no)
         case .interrupted: throw CommandFailure.silent(3)
         }
+    }
+
+    /// Prints, once the extension's program runs, the pid a debugger attaches to.
+    private static func sayWhereToAttach(_ identifier: String, executable: String) {
+        for _ in 0..<300 {
+            if let pid = ProcessTree.programs(running: executable).first {
+                FileHandle.standardError.write(Data("""
+                    \(identifier) waits for a debugger before its principal class is made, as pid \(pid). Attach one:
+                      lldb -p \(pid)      (or gdb -p \(pid)); set breakpoints, then `continue`
+
+                    """.utf8))
+                return
+            }
+            usleep(100_000)
+        }
+        FileHandle.standardError.write(Data("\(identifier) did not start within 30 s; `appex log \(identifier)` may say why\n".utf8))
     }
 
     private func inputItems() throws -> [NSExtensionItem] {

@@ -59,26 +59,6 @@ extension NSExtension {
     }
 }
 
-extension ExtensionRequestOutcome {
-    /// The returned items, if the request completed.
-    var items: [NSExtensionItem]? {
-        if case .completed(let items) = self { return items }
-        return nil
-    }
-
-    /// The interruption, if the request was interrupted.
-    var interruption: ExtensionInterruption? {
-        if case .interrupted(let interruption) = self { return interruption }
-        return nil
-    }
-
-    /// The error, if the request was cancelled.
-    var cancellationError: NSError? {
-        if case .cancelled(let error) = self { return error as NSError }
-        return nil
-    }
-}
-
 /// An item with one attachment per provider.
 func item(_ providers: NSItemProvider...) -> NSExtensionItem {
     let item = NSExtensionItem()
