@@ -167,9 +167,10 @@ struct NewPackage {
                 shared.set(CommandLine.arguments[2], forKey: "message")
                 FoundationGroupSuites.flush()
             }
-            let values = shared.persistentDomain(forName: "\(group)") ?? [:]
             print("\(names.package) contains \(names.target) (\(names.extensionIdentifier)). Try it: \(run)")
-            print("Shared in \(group): \\(values.isEmpty ? "nothing yet" : values.keys.sorted().map { "\\($0) = \\(values[$0]!)" }.joined(separator: ", "))")
+            for key in [\(template.sharedKeys.map { "\"\($0)\"" }.joined(separator: ", "))] {
+                print("Shared in \(group): \\(key) = \\(shared.object(forKey: key).map { "\\($0)" } ?? "nothing yet")")
+            }
 
             """
     }

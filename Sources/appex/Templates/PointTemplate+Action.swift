@@ -7,6 +7,7 @@ extension PointTemplate {
         name: "action", point: .action, targetSuffix: "Action", principalClass: "ActionRequestHandler",
         frameworks: ["MobileCoreServices"], testModules: [],
         attributes: ["NSExtensionActivationRule": .dictionary(["NSExtensionActivationSupportsText": .boolean(true)])],
+        sharedKeys: ["lastResult"],
         source: { names in
             let remember = names.group.map { group in
                 """

@@ -9,6 +9,7 @@ extension PointTemplate {
         attributes: ["NSExtensionActivationRule": .dictionary([
             "NSExtensionActivationSupportsText": .boolean(true), "NSExtensionActivationSupportsWebURLWithMaxCount": .integer(1),
         ])],
+        sharedKeys: ["posts"],
         source: { names in
             let remember = names.group.map { group in
                 """

@@ -17,6 +17,8 @@ struct PointTemplate: Sendable {
     var testModules: [String]
     /// `NSExtensionAttributes`.
     var attributes: [String: PropertyListValue]
+    /// The keys of the group's shared defaults the app and the extension share, with `--group`.
+    var sharedKeys: [String]
     /// The principal class's source, for a package called `name`, with `group` if asked.
     var source: @Sendable (_ names: TemplateNames) -> String
     /// The test's body, in a test function that has `host` and `identifier`.
