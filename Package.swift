@@ -14,8 +14,8 @@ let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "p
 /// statically, which starts them in about a third of the time (see BENCHMARKS.md).
 let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "WordCount", "Checksum", "MonitorWidget"]
 /// Code a sample app shares with its extensions, linked into each, by sample.
-let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication", "AppexToday"], "NotesShare": ["AppexShare", "AppexToday"], "NotesWidget": ["AppexGroups", "AppexToday"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"],
-                                                          "monitor": ["AppexApplication", "MonitorKit"], "MonitorWidget": ["AppexToday", "MonitorKit"]]
+let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication", "AppexToday"], "NotesShare": ["NotificationCenter", "Social"], "NotesWidget": ["NotificationCenter"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"],
+                                                          "monitor": ["AppexApplication", "MonitorKit"], "MonitorWidget": ["MonitorKit", "NotificationCenter"]]
 /// How extension executables and appexd link: the Swift runtime and Foundation statically,
 /// with lld, and relative relocations packed (DT_RELR, which needs glibc 2.36 or later), so
 /// the loader reads 13 KB of them instead of 1.7 MB. An idle appexd is 23 MiB resident this
@@ -260,7 +260,7 @@ var package = Package(
         .testTarget(
             name: "AppexRuntimeTests",
             dependencies: [
-                "AppexLocking", "AppexCore", "AppexGroups", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
+                "AppexLocking", "AppexCore", "AppexExtensionTesting", "AppexGroups", "AppexHost", "AppexIPC", "AppexItems", "AppexRegistry", "AppexSamples", "AppexSandbox", "AppexSession",
                 "AppexShare", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexToday", "AppexWire",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

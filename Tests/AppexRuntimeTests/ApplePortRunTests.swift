@@ -1,8 +1,8 @@
 import AppexCore
+import AppexExtensionTesting
 import AppexGroups
 import AppexHost
 import AppexItems
-import AppexSamples
 import AppexShare
 import AppexTesting
 import AppexToday
@@ -10,43 +10,44 @@ import Foundation
 import Testing
 
 /// Extension code written for Apple's platforms runs as it does there, through appexd and a
-/// real host: the Action of Tests/Fixtures/ApplePorts, built in Swift 5 mode, is a plain
-/// `NSObject` subclass found by name, reads the page's JavaScript preprocessing results as
-/// `[String: Any]`, and hands back its finalize argument as an `NSDictionary`.
+/// real host, tested as an extension author tests theirs: with `ExtensionTestHost`, which
+/// assembles Tests/Fixtures/ApplePorts/Ports.app from its Info.plists (in Xcode's build
+/// settings) and the built ports, and installs it in a private home. The Action, built in
+/// Swift 5 mode, is a plain `NSObject` subclass found by name, reads the page's JavaScript
+/// preprocessing results as `[String: Any]`, and hands back its finalize argument as an
+/// `NSDictionary`.
 @Suite(.timeLimit(.minutes(2))) final class ApplePortRunTests {
-    let world: FaultWorld
+    static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/ApplePorts/Ports.app")
+    static let action = "com.example.ports.action"
+    static let share = "com.example.ports.share"
+    static let today = "com.example.ports.today"
+    static let group = "group.com.example.faults"
 
-    init() throws {
-        world = try FaultWorld()
+    func host() async throws -> ExtensionTestHost {
+        try await ExtensionTestHost(app: Self.template)
     }
 
     @Test func theActionTemplatesRoundTripOfAPagesResultsWorks() async throws {
-        try await world.startDaemon()
-        try await world.install([FaultWorld.Plugin(fault: "port", principalClass: "AppexApplePortAction.ActionRequestHandler",
-                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortAction"))])
-        let action = try await world.extension("port")
-        let baseline = world.baseline()
+        let host = try await host()
         for (current, expected) in [("red", "blue"), ("white", "red")] {
             let results: NSDictionary = ["NSExtensionJavaScriptPreprocessingResultsKey": ["currentBackgroundColor": current, "title": "A page"]]
             let item = NSExtensionItem()
             item.attachments = [NSItemProvider(item: results, typeIdentifier: "com.apple.property-list")]
-            let outcome = try await action.outcome([item])
+            let outcome = try await host.request(Self.action, items: [item])
             let provider = try #require(outcome.items?.first?.attachments?.first, "\(outcome)")
             let returned = try await provider.loadItem(forTypeIdentifier: "com.apple.property-list")
             let argument = (returned as? NSDictionary)?["NSExtensionJavaScriptFinalizeArgumentKey"] as? [String: Any]
             #expect(argument?["newBackgroundColor"] as? String == expected, "\(returned)")
         }
-        await world.expectNothingLeaked(since: baseline)
+        await host.finish()
     }
 
     /// The Today port's `widgetPerformUpdate(completionHandler: (@escaping (NCUpdateResult) -> Void))`,
     /// written as Apple documents it, is the update the Today view runs.
     @Test func theTodayWidgetIsShownAndUpdatedThroughItsOwnMethods() async throws {
-        try await world.startDaemon()
-        try await world.install([FaultWorld.Plugin(fault: "today", principalClass: "AppexApplePortToday.TodayViewController",
-                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortToday"),
-                                                   point: ExtensionPoint.today.id)])
-        let widget = try await world.extension("today")
+        let host = try await host()
+        let widget = try await host.extension(Self.today)
         let session = try await WidgetSession.begin(widget, presentation: WidgetPresentation(mode: .compact, width: 360)) { _ in }
         for _ in 0..<300 where session.content == nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(session.content?.view == .text("Waiting", style: .body))
@@ -57,20 +58,18 @@ import Testing
             #expect(update.content?.view == .text("Updated \(count) times", style: .body))
         }
         _ = await session.dismiss()
+        await host.finish()
     }
 
     /// The Share port, built in Swift 6 mode, is Xcode's template filled in: its sheet, its
     /// account row, and a post that carries the text and the link it loaded as a `URL`.
     @Test func theShareSheetIsShownAndPostsTheTextAndTheLink() async throws {
-        try await world.startDaemon()
-        try await world.install([FaultWorld.Plugin(fault: "share", principalClass: "AppexApplePortShare.ShareViewController",
-                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortShare"),
-                                                   point: ExtensionPoint.share.id)])
+        let host = try await host()
         let item = NSExtensionItem()
         item.attributedContentText = NSAttributedString(string: "Look at this")
         item.attachments = [NSItemProvider(object: URL(string: "https://example.com/a")! as NSURL)]
-        let session = try await ComposeSession.begin(try await world.extension("share"), items: [item])
-        let sheet = try #require(await session.sheet(within: .seconds(30)), "no sheet; \(world.daemonLog)")
+        let session = try await ComposeSession.begin(try await host.extension(Self.share), items: [item])
+        let sheet = try #require(await session.sheet(within: .seconds(30)), "no sheet")
         #expect(sheet.contentText == "Look at this" && sheet.placeholder == "Say something")
         #expect(sheet.charactersRemaining == 268 && sheet.isContentValid)
         #expect(sheet.configurationItems == [ComposeSheet.ConfigurationItem(title: "Account", value: "Personal", isTappable: true)])
@@ -83,51 +82,37 @@ import Testing
         #expect(posted.attributedContentText?.string == "Look at this")
         let link = try await posted.attachments?.first?.loadItem(forTypeIdentifier: "public.url")
         #expect((link as? NSURL)?.absoluteString == "https://example.com/a", "the link Post loaded with loadObject(ofClass: URL.self)")
+        await host.finish()
     }
 
     // MARK: UserDefaults(suiteName: "group.…")
 
-    static let group = "group.\(FaultWorld.appIdentifier)"
-
-    /// The group's shared defaults, as the containing app opens them.
-    func groupDefaults() throws -> GroupDefaults {
-        try #require(GroupDefaults(suiteName: Self.group, container: world.test.home.groupContainer(for: Self.group)))
-    }
-
     /// The Action port keeps its last colour with Foundation's `UserDefaults(suiteName:)`, and
     /// never calls `synchronize()`: what it writes is the group's by the time its request ends.
     @Test func theActionsFoundationSuiteIsTheGroupsAndIsWrittenBeforeItsRequestEnds() async throws {
-        try await world.startDaemon()
-        try await world.install([FaultWorld.Plugin(fault: "port", principalClass: "AppexApplePortAction.ActionRequestHandler",
-                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortAction"),
-                                                   groups: [Self.group])],
-                                appGroups: [Self.group])
-        let shared = try groupDefaults()
+        let host = try await host()
+        let shared = try host.groupDefaults(Self.group)
         shared.set("green", forKey: "lastColour")
-        let action = try await world.extension("port")
         for (current, previous, written) in [("red", "green", "blue"), ("blue", "blue", "red")] {
             let results: NSDictionary = ["NSExtensionJavaScriptPreprocessingResultsKey": ["currentBackgroundColor": current]]
             let item = NSExtensionItem()
             item.attachments = [NSItemProvider(item: results, typeIdentifier: "com.apple.property-list")]
-            let outcome = try await action.outcome([item])
+            let outcome = try await host.request(Self.action, items: [item])
             let returned = try await outcome.items?.first?.attachments?.first?.loadItem(forTypeIdentifier: "com.apple.property-list")
             let argument = (returned as? NSDictionary)?["NSExtensionJavaScriptFinalizeArgumentKey"] as? [String: Any]
             #expect(argument?["previousColour"] as? String == previous, "it read the group's value: \(String(describing: returned))")
             #expect(shared.string(forKey: "lastColour") == written, "written to the group before the request ended")
         }
+        await host.finish()
     }
 
     /// The Today port reads its headline with Foundation's `UserDefaults(suiteName:)` at each
     /// update: a headline the app sets while the widget runs is the one it shows next.
     @Test func theWidgetsFoundationSuiteSeesTheAppsChangesWhileItRuns() async throws {
-        try await world.startDaemon()
-        try await world.install([FaultWorld.Plugin(fault: "today", principalClass: "AppexApplePortToday.TodayViewController",
-                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortToday"),
-                                                   point: ExtensionPoint.today.id, groups: [Self.group])],
-                                appGroups: [Self.group])
-        let shared = try groupDefaults()
+        let host = try await host()
+        let shared = try host.groupDefaults(Self.group)
         shared.set("Seen", forKey: "headline")
-        let session = try await WidgetSession.begin(try await world.extension("today"), presentation: WidgetPresentation(mode: .compact, width: 360)) { _ in }
+        let session = try await WidgetSession.begin(try await host.extension(Self.today), presentation: WidgetPresentation(mode: .compact, width: 360)) { _ in }
         for _ in 0..<300 where session.content == nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await session.update().content?.view == .text("Seen 1 times", style: .body))
         shared.set("Read", forKey: "headline")
@@ -138,13 +123,13 @@ import Testing
         #expect(shown.contains(.text("Read \(shown.count + 1) times", style: .body)), "the app's change reached the running widget: \(shown)")
         #expect(await eventually { shared.integer(forKey: "widgetUpdates") >= 2 }, "the widget's count reached the group")
         _ = await session.dismiss()
+        await host.finish()
     }
 
     @Test func anItemWithoutResultsCompletesWithNothing() async throws {
-        try await world.startDaemon()
-        try await world.install([FaultWorld.Plugin(fault: "port", principalClass: "AppexApplePortAction.ActionRequestHandler",
-                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortAction"))])
-        let outcome = try await world.extension("port").outcome([textItem("no page here")])
+        let host = try await host()
+        let outcome = try await host.request(Self.action, items: [.text("no page here")])
         #expect(outcome.items?.isEmpty == true, "\(outcome)")
+        await host.finish()
     }
 }
