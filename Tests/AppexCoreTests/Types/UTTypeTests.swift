@@ -184,6 +184,10 @@ import Testing
         (.exr, "com.ilm.openexr-image", .image), (.dng, "com.adobe.raw-image", .image), (.realityFile, "com.apple.reality", .data),
         (.sceneKitScene, "com.apple.scenekit.scene", .threeDContent), (.arReferenceObject, "com.apple.arobject", .data),
         (.jpegxl, "public.jpeg-xl", .image), (.linkPresentationMetadata, "com.apple.linkpresentation.metadata", .data),
+        (.livePhoto, "com.apple.live-photo", .image), (.internetLocation, "com.apple.internet-location", UTType("public.stored-url")!),
+        (.internetShortcut, "com.microsoft.internet-shortcut", UTType("public.stored-url")!),
+        (.appleProtectedMPEG4Video, "com.apple.protected-mpeg-4-video", .mpeg4Movie), (.shazamSignature, "com.apple.shazamsignature", .data),
+        (.shazamCustomCatalog, "com.apple.shazamcatalog", .data), (.geoJSON, "public.geojson", .json),
     ])
     func eachNamesApplesIdentifierAndConformsAsApplesDoes(type: UTType, identifier: String, parent: UTType) {
         #expect(type.identifier == identifier)
