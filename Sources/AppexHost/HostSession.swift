@@ -17,10 +17,15 @@ final class HostSession: Sendable {
     let connection: Connection
     let providers = ProviderServer()
     /// Whether the extension has sent a point message, which shows it speaks protocol
-    /// version 5: only then may the host send one (docs/wire.md, "Point messages").
+    /// version 5: only then, or once its `Welcome` agreed to version 5 or later, may the
+    /// host send one (docs/wire.md, "Point messages").
     private let heardPointMessage = Atomic(false)
+    /// The version the extension's `Welcome` agreed to; 0 until it arrives.
+    private let agreedVersion = Atomic<UInt32>(0)
 
-    var speaksPointMessages: Bool { heardPointMessage.load(ordering: .acquiring) }
+    var speaksPointMessages: Bool {
+        heardPointMessage.load(ordering: .acquiring) || agreedVersion.load(ordering: .acquiring) >= WireVersion.pointMessages
+    }
 
     init(id: UInt64, socket: FileDescriptor, extensionIdentifier: String, pid: Int32) {
         self.id = id
@@ -45,8 +50,8 @@ final class HostSession: Sendable {
     func start(handle: @escaping @Sendable (IncomingMessage) -> Void, closed: @escaping @Sendable (ConnectionClosure) -> Void) {
         connection.start { [self] incoming in
             switch incoming.message {
-            case .welcome:
-                break
+            case .welcome(let welcome):
+                agreedVersion.store(welcome.version, ordering: .releasing)
             case .pointMessage:
                 heardPointMessage.store(true, ordering: .releasing)
                 handle(incoming)

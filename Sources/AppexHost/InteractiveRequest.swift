@@ -51,6 +51,12 @@ public final class InteractiveRequest: Sendable {
         return sequence
     }
 
+    /// Tells the extension that the host app changed state; its runtime posts Apple's
+    /// notification (`NSExtensionHostDidEnterBackground`, …) with the request's context.
+    public func post(_ change: HostLifecycle) throws(ErrorInfo) {
+        try send(change.rawValue, body: [])
+    }
+
     /// How the request ended, once it has.
     public func outcome() async -> ExtensionRequestOutcome {
         await ending.value()

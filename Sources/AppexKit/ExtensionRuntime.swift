@@ -20,6 +20,8 @@ final class ExtensionRuntime: Sendable {
         var awaitingAcknowledgement: [UUID: @Sendable (Bool) -> Void] = [:]
         /// The requests not answered yet, which the host's point messages may name.
         var running: [UUID: PointChannel] = [:]
+        /// The running requests' contexts, the object of the host's lifecycle notifications.
+        var contexts: [UUID: NSExtensionContext] = [:]
         /// The protocol version agreed in answer to the host's `Hello`.
         var hostVersion: UInt32 = WireVersion.minimum
         var ending = false
@@ -74,7 +76,8 @@ final class ExtensionRuntime: Sendable {
         case .welcome, .transferUpdate, .transferEvents:
             link.deliver(message)
         case .goodbye(let goodbye):
-            end(goodbye.reason.isEmpty ? nil : "appexd ends this extension: \(goodbye.reason)")
+            end(goodbye.reason.isEmpty ? nil : "appexd ends this extension: \(goodbye.reason)",
+                grace: .milliseconds(Int64(clamping: goodbye.graceMilliseconds)))
         case .failure(let failure):
             Self.log("appexd reported: \(failure.error)")
         default:
@@ -119,8 +122,21 @@ final class ExtensionRuntime: Sendable {
         case .extensionRequest(let request):
             let items = loads.items(request.items, requestID: request.requestID)
             let context = NSExtensionContext(requestIdentifier: request.requestID, inputItems: items, runtime: self)
-            state.withLock { $0.running[request.requestID] = context.pointChannel }
+            state.withLock { state in
+                state.running[request.requestID] = context.pointChannel
+                state.contexts[request.requestID] = context
+            }
             begin(context)
+        case .pointMessage(let message) where HostLifecycle(pointMessage: message) != nil:
+            guard let context = state.withLock({ $0.contexts[message.requestID] }) else {
+                return Self.log("the host sent \(message.name) for request \(message.requestID), which is not running here; dropped")
+            }
+            // Posted from an operation of the main operation queue: Foundation on Linux runs an
+            // observer's block for `queue: .main` at once only there, and posting on the main
+            // thread outside one waits on the main queue for ever.
+            OperationQueue.main.addOperation {
+                NotificationCenter.default.post(name: NSNotification.Name(message.name), object: context)
+            }
         case .pointMessage(let message):
             guard let channel = state.withLock({ $0.running[message.requestID] }) else {
                 return Self.log("the host sent \(message.name) for request \(message.requestID), which is not running here; dropped")
@@ -145,7 +161,10 @@ final class ExtensionRuntime: Sendable {
 
     /// Forgets a request the extension has answered: the host's later point messages about it are dropped.
     func answered(_ requestID: UUID) {
-        state.withLock { $0.running.removeValue(forKey: requestID) }?.close()
+        state.withLock { state in
+            state.contexts[requestID] = nil
+            return state.running.removeValue(forKey: requestID)
+        }?.close()
         ended(requestID)
     }
 
@@ -202,9 +221,10 @@ final class ExtensionRuntime: Sendable {
 
     // MARK: Ending
 
-    /// Ends the process: completion handlers still waiting run with `expired` true on the
-    /// main queue, then the process exits with status 0.
-    private func end(_ reason: String?) {
+    /// Ends the process: expiring activities are told to stop and have most of `grace` to
+    /// return (``ExpiringActivities``), completion handlers still waiting run with `expired`
+    /// true on the main queue, then the process exits with status 0.
+    private func end(_ reason: String?, grace: Duration = .seconds(1)) {
         let waiting = state.withLock { state -> [@Sendable (Bool) -> Void]? in
             guard !state.ending else { return nil }
             state.ending = true
@@ -213,10 +233,15 @@ final class ExtensionRuntime: Sendable {
         }
         guard let waiting else { return }
         if let reason { Self.log(reason) }
-        DispatchQueue.main.async {
-            for handler in waiting { handler(true) }
-            FoundationGroupSuites.flush()
-            exit(0)
+        // Off the main queue, which an activity's work may need while it stops.
+        Thread.detachNewThread {
+            let unfinished = ExpiringActivities.shared.expire(within: grace * 3 / 4)
+            if unfinished > 0 { Self.log("\(unfinished) expiring activit\(unfinished == 1 ? "y was" : "ies were") still running when the process ended") }
+            DispatchQueue.main.async {
+                for handler in waiting { handler(true) }
+                FoundationGroupSuites.flush()
+                exit(0)
+            }
         }
     }
 

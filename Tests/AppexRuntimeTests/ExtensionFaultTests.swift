@@ -2,6 +2,7 @@ import AppexHost
 import AppexItems
 import AppexSystem
 import AppexTesting
+import AppexWire
 import Foundation
 import Glibc
 import Testing
@@ -71,6 +72,41 @@ import Testing
     @Test func aCrashBeforeCheckingInIsACrashBySignal() async throws {
         let outcome = try await outcome(of: "crashAtLaunch")
         #expect(outcome.interruption?.reason == .crashed(signal: SIGABRT, exitStatus: nil), "\(outcome)")
+    }
+
+    /// `ProcessInfo.performExpiringActivity(withReason:using:)`, as Apple documents it: the
+    /// block starts with `false`; when appexd ends the idle extension, it is called again
+    /// with `true`, and the process ends once the first call has returned.
+    @Test func anExpiringActivityIsExpiredWhenTheExtensionEndsAndTheProcessWaitsForIt() async throws {
+        let outcome = try await outcome(of: "expiringActivity")
+        #expect(outcome.items != nil, "\(outcome)")
+        let identifier = FaultWorld.identifier("expiringActivity")
+        func said() -> [String] {
+            world.daemonLog.split(separator: "\n").filter { $0.hasPrefix(identifier + "[") && $0.contains(": activity ") }
+                .map { String($0.split(separator: ": ").last ?? "") }
+        }
+        #expect(await eventually(seconds: 30) { said().count == 3 }, "\(world.daemonLog.suffix(800))")
+        #expect(said() == ["activity started", "activity expired", "activity stopped"])
+        #expect(await eventually(seconds: 30) { self.world.extensionProcesses().isEmpty }, "the process ended once the activity stopped")
+        #expect(!world.daemonLog.contains("expiring activity was still running"))
+    }
+
+    /// A host that goes to the background and back says so (`InteractiveRequest.post`), and
+    /// the extension gets Apple's notifications, in order, with its request's context.
+    @Test func theHostsLifecycleReachesTheExtensionAsApplesNotifications() async throws {
+        try await world.startDaemon()
+        try await world.install("observesHost")
+        let request = try await world.extension("observesHost").beginInteractiveRequest(withInputItems: [textItem("hello")])
+        // The extension observes once its request begins; a host posts as its state changes.
+        try await Task.sleep(for: .milliseconds(300))
+        for change in [HostLifecycle.willResignActive, .didEnterBackground, .willEnterForeground, .didBecomeActive] {
+            try request.post(change)
+        }
+        let outcome = try await bounded(seconds: 30) { await request.outcome() }
+        #expect(outcome.items?.first?.attributedContentText?.string.split(separator: "\n") == [
+            "NSExtensionHostWillResignActiveNotification", "NSExtensionHostDidEnterBackgroundNotification",
+            "NSExtensionHostWillEnterForegroundNotification", "NSExtensionHostDidBecomeActiveNotification",
+        ], "\(outcome)")
     }
 
     /// Apple types the returned items `[Any]`: what isn't an item is left out, and logged.

@@ -111,6 +111,14 @@ enum Fault: String {
     case answersThroughItsHandler
     /// Completes with an item, a string and another item, as `[Any]` allows.
     case returnsAStringAmongItems
+    /// Begins an expiring activity (`ProcessInfo.performExpiringActivity`) that works until it
+    /// is expired, completes at once, and says on standard error "activity started",
+    /// "activity expired" and "activity stopped" as each happens.
+    case expiringActivity
+    /// Observes the host's lifecycle notifications for its context, and completes, once the
+    /// host has become active, with their names, in order, as its item's text, each with
+    /// whether its object was the context.
+    case observesHost
     /// Writes a line to standard error with a terminal escape sequence and a carriage
     /// return followed by a forged appexd line, then completes.
     case writesControlCharacters

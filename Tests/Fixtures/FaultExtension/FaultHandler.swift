@@ -60,6 +60,21 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
         case .writesControlCharacters:
             StandardError.write(line: "plain \u{1B}[31mred\u{1B}[0m\rappexd: com.example.faults.echo crashed: forged")
             context.completeRequest(returningItems: [])
+        case .expiringActivity:
+            let expiry = DispatchSemaphore(value: 0)
+            ProcessInfo.processInfo.performExpiringActivity(withReason: "finishing the upload") { expired in
+                if expired {
+                    StandardError.write(line: "activity expired")
+                    expiry.signal()
+                    return
+                }
+                StandardError.write(line: "activity started")
+                expiry.wait()
+                StandardError.write(line: "activity stopped")
+            }
+            context.completeRequest(returningItems: [Self.done])
+        case .observesHost:
+            HostObserver.observe(context)
         case .returnsAStringAmongItems:
             let first = NSExtensionItem()
             first.attributedContentText = NSAttributedString(string: "first")

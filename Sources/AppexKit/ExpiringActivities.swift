@@ -1,0 +1,56 @@
+import Foundation
+import Synchronization
+
+/// The activities this process runs with `ProcessInfo.performExpiringActivity(withReason:using:)`,
+/// which the extension runtime expires when appexd ends the process.
+///
+/// As on Apple's systems, each block runs on a concurrent queue with `false`, to start its
+/// work; when the process is about to end, each one still running is called again with
+/// `true`, to stop, and the process ends once they have returned, or once its grace is over.
+/// A block asked for while the process ends runs with `true` at once.
+final class ExpiringActivities: Sendable {
+    static let shared = ExpiringActivities()
+
+    private struct State {
+        var running: [UUID: @Sendable (Bool) -> Void] = [:]
+        var expiring = false
+    }
+
+    private let state = Mutex(State())
+    /// Entered for each block running with `false`, left as it returns.
+    private let unfinished = DispatchGroup()
+
+    func perform(_ block: @escaping @Sendable (Bool) -> Void) {
+        let id = UUID()
+        let expired = state.withLock { state in
+            if !state.expiring { state.running[id] = block }
+            return state.expiring
+        }
+        if !expired { unfinished.enter() }
+        DispatchQueue.global().async { [self] in
+            block(expired)
+            guard !expired else { return }
+            state.withLock { _ = $0.running.removeValue(forKey: id) }
+            unfinished.leave()
+        }
+    }
+
+    /// Calls each running block with `true`, and waits at most `grace` for every block to
+    /// return; returns how many were still running when the grace was over.
+    @discardableResult
+    func expire(within grace: Duration) -> Int {
+        let running = state.withLock { state in
+            state.expiring = true
+            return Array(state.running.values)
+        }
+        guard !running.isEmpty else { return 0 }
+        let deadline = DispatchTime.now() + .milliseconds(Int(grace / .milliseconds(1)))
+        let expirations = DispatchGroup()
+        for block in running {
+            DispatchQueue.global().async(group: expirations) { block(true) }
+        }
+        _ = expirations.wait(timeout: deadline)
+        guard unfinished.wait(timeout: deadline) == .timedOut else { return 0 }
+        return state.withLock { $0.running.count }
+    }
+}
