@@ -13,6 +13,13 @@ open class URLSessionConfiguration: @unchecked Sendable {
         var timeoutIntervalForRequest: TimeInterval = 60
         var timeoutIntervalForResource: TimeInterval = 7 * 24 * 3600
         var httpAdditionalHeaders: [String: String]?
+        var sessionSendsLaunchEvents = true
+        var isDiscretionary = false
+        var allowsCellularAccess = true
+        var waitsForConnectivity = false
+        var allowsExpensiveNetworkAccess = true
+        var allowsConstrainedNetworkAccess = true
+        var httpMaximumConnectionsPerHost = 6
     }
 
     /// The background session's identifier: unique within the containing app, whose app
@@ -57,6 +64,54 @@ open class URLSessionConfiguration: @unchecked Sendable {
     public var httpAdditionalHeaders: [String: String]? {
         get { settings.withLock { $0.httpAdditionalHeaders } }
         set { settings.withLock { $0.httpAdditionalHeaders = newValue } }
+    }
+
+    // MARK: Apple's flags, kept as set
+
+    /// Whether the app is woken for the session's events (true by default). appexd wakes the
+    /// app for a background session's events whatever its value.
+    public var sessionSendsLaunchEvents: Bool {
+        get { settings.withLock { $0.sessionSendsLaunchEvents } }
+        set { settings.withLock { $0.sessionSendsLaunchEvents = newValue } }
+    }
+
+    /// Whether the system may wait for a better time, such as power and Wi-Fi (false by
+    /// default). appexd starts each transfer at once whatever its value.
+    public var isDiscretionary: Bool {
+        get { settings.withLock { $0.isDiscretionary } }
+        set { settings.withLock { $0.isDiscretionary = newValue } }
+    }
+
+    /// Whether cellular connections may be used (true by default). Linux doesn't say which
+    /// connection is cellular, so it is not acted on.
+    public var allowsCellularAccess: Bool {
+        get { settings.withLock { $0.allowsCellularAccess } }
+        set { settings.withLock { $0.allowsCellularAccess = newValue } }
+    }
+
+    /// Ignored by background sessions, as on Apple's systems: they always wait for
+    /// connectivity, and appexd tries a transfer again until its resource timeout.
+    public var waitsForConnectivity: Bool {
+        get { settings.withLock { $0.waitsForConnectivity } }
+        set { settings.withLock { $0.waitsForConnectivity = newValue } }
+    }
+
+    /// Whether expensive connections may be used (true by default); not acted on.
+    public var allowsExpensiveNetworkAccess: Bool {
+        get { settings.withLock { $0.allowsExpensiveNetworkAccess } }
+        set { settings.withLock { $0.allowsExpensiveNetworkAccess = newValue } }
+    }
+
+    /// Whether constrained (Low Data Mode) connections may be used (true by default); not acted on.
+    public var allowsConstrainedNetworkAccess: Bool {
+        get { settings.withLock { $0.allowsConstrainedNetworkAccess } }
+        set { settings.withLock { $0.allowsConstrainedNetworkAccess = newValue } }
+    }
+
+    /// The most connections to one host at once (6 by default); not acted on.
+    public var httpMaximumConnectionsPerHost: Int {
+        get { settings.withLock { $0.httpMaximumConnectionsPerHost } }
+        set { settings.withLock { $0.httpMaximumConnectionsPerHost = newValue } }
     }
 
     /// A copy, which later changes to this configuration don't reach.

@@ -30,6 +30,19 @@ struct URLSessionTests {
         #expect(copy.identifier == "com.example.uploads" && copy.sharedContainerIdentifier == "group.com.example")
     }
 
+    /// Apple's flags start at Apple's documented defaults, and a session's copy keeps what was set.
+    @Test func applesFlagsHaveApplesDefaultsAndAreCopied() {
+        let configuration = URLSessionConfiguration.background(withIdentifier: "com.example.uploads")
+        #expect(configuration.sessionSendsLaunchEvents && !configuration.isDiscretionary && configuration.allowsCellularAccess)
+        #expect(!configuration.waitsForConnectivity && configuration.allowsExpensiveNetworkAccess && configuration.allowsConstrainedNetworkAccess)
+        #expect(configuration.httpMaximumConnectionsPerHost == 6)
+        configuration.isDiscretionary = true
+        configuration.sessionSendsLaunchEvents = false
+        let copy = configuration.copy()
+        configuration.isDiscretionary = false
+        #expect(copy.isDiscretionary && !copy.sessionSendsLaunchEvents)
+    }
+
     @Test(arguments: [(-1.0, 0 as UInt64), (.nan, 0), (.infinity, 0), (0.25, 250), (86_400, 86_400_000), (1e300, 1_000_000_000_000_000)])
     func timeoutsReachTheWireInMillisecondsWithinBounds(seconds: Double, milliseconds: UInt64) {
         #expect(URLSession.milliseconds(seconds) == milliseconds)
