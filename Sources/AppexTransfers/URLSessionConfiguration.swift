@@ -42,28 +42,28 @@ open class URLSessionConfiguration: @unchecked Sendable {
     /// The app group whose container downloads land in. It is required here, in an app as
     /// in an extension, and the caller's bundle must be entitled to the group.
     public var sharedContainerIdentifier: String? {
-        get { settings.withLock { $0.sharedContainerIdentifier } }
-        set { settings.withLock { $0.sharedContainerIdentifier = newValue } }
+        get { self[\.sharedContainerIdentifier] }
+        set { self[\.sharedContainerIdentifier] = newValue }
     }
 
     /// The longest wait for the next byte before an attempt fails and is retried (at most a
     /// day); a request's own `timeoutInterval`, when shorter, wins. 60 seconds by default.
     public var timeoutIntervalForRequest: TimeInterval {
-        get { settings.withLock { $0.timeoutIntervalForRequest } }
-        set { settings.withLock { $0.timeoutIntervalForRequest = newValue } }
+        get { self[\.timeoutIntervalForRequest] }
+        set { self[\.timeoutIntervalForRequest] = newValue }
     }
 
     /// How long a task may take in all, retries included, before it fails (at most 30
     /// days). 7 days by default.
     public var timeoutIntervalForResource: TimeInterval {
-        get { settings.withLock { $0.timeoutIntervalForResource } }
-        set { settings.withLock { $0.timeoutIntervalForResource = newValue } }
+        get { self[\.timeoutIntervalForResource] }
+        set { self[\.timeoutIntervalForResource] = newValue }
     }
 
     /// Header fields added to each request that does not set them itself.
     public var httpAdditionalHeaders: [String: String]? {
-        get { settings.withLock { $0.httpAdditionalHeaders } }
-        set { settings.withLock { $0.httpAdditionalHeaders = newValue } }
+        get { self[\.httpAdditionalHeaders] }
+        set { self[\.httpAdditionalHeaders] = newValue }
     }
 
     // MARK: Apple's flags, kept as set
@@ -71,47 +71,53 @@ open class URLSessionConfiguration: @unchecked Sendable {
     /// Whether the app is woken for the session's events (true by default). appexd wakes the
     /// app for a background session's events whatever its value.
     public var sessionSendsLaunchEvents: Bool {
-        get { settings.withLock { $0.sessionSendsLaunchEvents } }
-        set { settings.withLock { $0.sessionSendsLaunchEvents = newValue } }
+        get { self[\.sessionSendsLaunchEvents] }
+        set { self[\.sessionSendsLaunchEvents] = newValue }
     }
 
     /// Whether the system may wait for a better time, such as power and Wi-Fi (false by
     /// default). appexd starts each transfer at once whatever its value.
     public var isDiscretionary: Bool {
-        get { settings.withLock { $0.isDiscretionary } }
-        set { settings.withLock { $0.isDiscretionary = newValue } }
+        get { self[\.isDiscretionary] }
+        set { self[\.isDiscretionary] = newValue }
     }
 
     /// Whether cellular connections may be used (true by default). Linux doesn't say which
     /// connection is cellular, so it is not acted on.
     public var allowsCellularAccess: Bool {
-        get { settings.withLock { $0.allowsCellularAccess } }
-        set { settings.withLock { $0.allowsCellularAccess = newValue } }
+        get { self[\.allowsCellularAccess] }
+        set { self[\.allowsCellularAccess] = newValue }
     }
 
     /// Ignored by background sessions, as on Apple's systems: they always wait for
     /// connectivity, and appexd tries a transfer again until its resource timeout.
     public var waitsForConnectivity: Bool {
-        get { settings.withLock { $0.waitsForConnectivity } }
-        set { settings.withLock { $0.waitsForConnectivity = newValue } }
+        get { self[\.waitsForConnectivity] }
+        set { self[\.waitsForConnectivity] = newValue }
     }
 
     /// Whether expensive connections may be used (true by default); not acted on.
     public var allowsExpensiveNetworkAccess: Bool {
-        get { settings.withLock { $0.allowsExpensiveNetworkAccess } }
-        set { settings.withLock { $0.allowsExpensiveNetworkAccess = newValue } }
+        get { self[\.allowsExpensiveNetworkAccess] }
+        set { self[\.allowsExpensiveNetworkAccess] = newValue }
     }
 
     /// Whether constrained (Low Data Mode) connections may be used (true by default); not acted on.
     public var allowsConstrainedNetworkAccess: Bool {
-        get { settings.withLock { $0.allowsConstrainedNetworkAccess } }
-        set { settings.withLock { $0.allowsConstrainedNetworkAccess = newValue } }
+        get { self[\.allowsConstrainedNetworkAccess] }
+        set { self[\.allowsConstrainedNetworkAccess] = newValue }
     }
 
     /// The most connections to one host at once (6 by default); not acted on.
     public var httpMaximumConnectionsPerHost: Int {
-        get { settings.withLock { $0.httpMaximumConnectionsPerHost } }
-        set { settings.withLock { $0.httpMaximumConnectionsPerHost = newValue } }
+        get { self[\.httpMaximumConnectionsPerHost] }
+        set { self[\.httpMaximumConnectionsPerHost] = newValue }
+    }
+
+    /// One setting, read or written under the lock.
+    private subscript<Value: Sendable>(_ setting: WritableKeyPath<Settings, Value>) -> Value {
+        get { settings.withLock { $0[keyPath: setting] } }
+        set { settings.withLock { $0[keyPath: setting] = newValue } }
     }
 
     /// A copy, which later changes to this configuration don't reach.
