@@ -29,6 +29,7 @@ final class GroupSuiteMirror: @unchecked Sendable {
         group = shared.groupIdentifier
         self.shared = shared
         queue = DispatchQueue(label: "appex.group-suite.\(group)")
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         queue.sync { replaceTable(with: shared.dictionaryRepresentation()) }
         observer = NotificationCenter.default.addObserver(forName: UserDefaults.didChangeNotification, object: shared, queue: nil) { [weak self] note in
             let keys = note.userInfo?[GroupDefaults.changedKeysKey] as? [String] ?? []
@@ -47,9 +48,11 @@ final class GroupSuiteMirror: @unchecked Sendable {
         if let observer { NotificationCenter.default.removeObserver(observer) }
     }
 
-    /// Writes what the process changed in the table to the group now.
+    /// Writes what the process changed in the table to the group now. It may be called on
+    /// the mirror's own queue, as by code that observes the group's announcements there and
+    /// completes its request.
     func flush() {
-        queue.sync { push() }
+        onQueue { push() }
     }
 
     /// Writes what the process changed, and mirrors nothing more: a change the group
@@ -57,7 +60,7 @@ final class GroupSuiteMirror: @unchecked Sendable {
     /// table into the group.
     func stop() {
         if let observer { NotificationCenter.default.removeObserver(observer) }
-        queue.sync {
+        onQueue {
             push()
             isStopped = true
             timer?.cancel()
@@ -65,6 +68,14 @@ final class GroupSuiteMirror: @unchecked Sendable {
     }
 
     // MARK: On the queue
+
+    /// Marks the mirror's queue, so that ``onQueue(_:)`` knows it is on it.
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Runs `body` on the queue, at once if this is the queue already.
+    private func onQueue(_ body: () -> Void) {
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { body() } else { queue.sync(execute: body) }
+    }
 
     /// The suite's table in Foundation: every `UserDefaults(suiteName:)` of the group shares it.
     private var table: UserDefaults { UserDefaults(suiteName: group)! }

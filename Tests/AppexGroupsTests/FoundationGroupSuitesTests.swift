@@ -101,6 +101,23 @@ import Testing
         #expect(group.string(forKey: "theirs") == "2")
     }
 
+    /// The group announces the mirror's own writes on the mirror's queue: code that observes
+    /// them there and ends its request (which flushes) must not wait for itself.
+    @Test func flushingFromAnAnnouncementOnTheMirrorsQueueGoesOn() throws {
+        let group = try shared()
+        FoundationGroupSuites.mirror(group)
+        let flushedInside = DispatchSemaphore(value: 0)
+        let observer = NotificationCenter.default.addObserver(forName: UserDefaults.didChangeNotification, object: group, queue: nil) { _ in
+            FoundationGroupSuites.flush()
+            flushedInside.signal()
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        foundation.set("now", forKey: "announced")
+        FoundationGroupSuites.flush()
+        #expect(flushedInside.wait(timeout: .now() + 10) == .success)
+        #expect(group.string(forKey: "announced") == "now")
+    }
+
     @Test func stoppingLeavesTheSuiteItsValuesAndTheGroupAlone() async throws {
         let group = try shared()
         group.set("kept", forKey: "value")
