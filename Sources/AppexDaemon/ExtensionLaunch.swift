@@ -18,7 +18,7 @@ enum ExtensionLaunch {
     /// The launch, or why the sandbox can't be applied (a missing layer, with `APPEX_SANDBOX=strict`).
     static func make(_ installed: InstalledExtension, policy: ExtensionPointPolicy, home: AppexHome, sandbox: Sandbox,
                      control: FileDescriptor, session: FileDescriptor, output: FileDescriptor?,
-                     waitsForDebugger: Bool = false) throws(SandboxError) -> ProcessLaunch {
+                     terminationGrace: Duration = .seconds(1), waitsForDebugger: Bool = false) throws(SandboxError) -> ProcessLaunch {
         let container = home.container(for: installed.identifier)
         let tmp = container.appendingPathComponent("tmp")
         try? AppexHome.prepareContainer(at: container)
@@ -39,6 +39,7 @@ enum ExtensionLaunch {
         let groups = installed.entitlements.applicationGroups
         if !groups.isEmpty { environment[ExtensionEnvironment.applicationGroups] = groups.joined(separator: ",") }
         if waitsForDebugger { environment[ExtensionEnvironment.waitForDebugger] = "1" }
+        environment[ExtensionEnvironment.terminationGrace] = String(terminationGrace.milliseconds)
         let inherited = ProcessInfo.processInfo.environment
         for name in inheritedVariables {
             if let value = inherited[name] { environment[name] = value }

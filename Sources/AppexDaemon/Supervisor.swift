@@ -107,7 +107,7 @@ final class Supervisor: Sendable {
         do {
             let launch = try ExtensionLaunch.make(installed, policy: policy, home: configuration.home, sandbox: configuration.sandbox,
                                                   control: extensionControl, session: extensionSession, output: output.writing,
-                                                  waitsForDebugger: waitsForDebugger)
+                                                  terminationGrace: configuration.terminationGrace, waitsForDebugger: waitsForDebugger)
             process = try launch.spawn()
         } catch {
             output.close()

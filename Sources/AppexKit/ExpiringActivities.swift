@@ -4,10 +4,14 @@ import Synchronization
 /// The activities this process runs with `ProcessInfo.performExpiringActivity(withReason:using:)`,
 /// which the extension runtime expires when appexd ends the process.
 ///
-/// As on Apple's systems, each block runs on a concurrent queue with `false`, to start its
-/// work; when the process is about to end, each one still running is called again with
-/// `true`, to stop, and the process ends once they have returned, or once its grace is over.
-/// A block asked for while the process ends runs with `true` at once.
+/// As on Apple's systems, each block runs concurrently with `false`, to start its work; when
+/// the process is about to end, each one still running is called again with `true`, to
+/// stop, and the process ends once they have returned, or once its grace is over. A block
+/// asked for while the process ends runs with `true` at once.
+///
+/// Each call runs on a thread of its own, not on Dispatch's global queue: an activity blocks
+/// while it works, and on Linux the global queue has about one thread per core, which a few
+/// blocked activities would take, leaving none for the call that tells them to stop.
 final class ExpiringActivities: Sendable {
     static let shared = ExpiringActivities()
 
@@ -27,7 +31,7 @@ final class ExpiringActivities: Sendable {
             return state.expiring
         }
         if !expired { unfinished.enter() }
-        DispatchQueue.global().async { [self] in
+        Thread.detachNewThread { [self] in
             block(expired)
             guard !expired else { return }
             state.withLock { _ = $0.running.removeValue(forKey: id) }
@@ -47,7 +51,11 @@ final class ExpiringActivities: Sendable {
         let deadline = DispatchTime.now() + .milliseconds(Int(grace / .milliseconds(1)))
         let expirations = DispatchGroup()
         for block in running {
-            DispatchQueue.global().async(group: expirations) { block(true) }
+            expirations.enter()
+            Thread.detachNewThread {
+                block(true)
+                expirations.leave()
+            }
         }
         _ = expirations.wait(timeout: deadline)
         guard unfinished.wait(timeout: deadline) == .timedOut else { return 0 }

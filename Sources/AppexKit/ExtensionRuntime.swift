@@ -39,6 +39,9 @@ final class ExtensionRuntime: Sendable {
     private let begin: @Sendable (NSExtensionContext) -> Void
     /// Hears, from any thread, that the extension answered a request.
     private let ended: @Sendable (UUID) -> Void
+    /// SIGTERM, which appexd sends after its `Goodbye`: it ends the process the same way.
+    /// A dispatch source is safe to use from any thread.
+    private nonisolated(unsafe) let termination = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
 
     init(bundleIdentifier: String, begin: @escaping @Sendable (NSExtensionContext) -> Void,
          ended: @escaping @Sendable (UUID) -> Void) {
@@ -53,6 +56,11 @@ final class ExtensionRuntime: Sendable {
 
     /// Greets appexd, checks in, and starts serving the host.
     func start() {
+        // SIGTERM gives the process its grace too (expiring activities, completion handlers),
+        // rather than killing it outright; appexd kills it once the grace is over.
+        signal(SIGTERM, SIG_IGN)
+        termination.setEventHandler { [self] in end("SIGTERM: appexd ends this extension") }
+        termination.resume()
         control.start { [self] incoming in
             handleControl(incoming.message)
         } onClose: { [self] closure in
@@ -224,7 +232,7 @@ final class ExtensionRuntime: Sendable {
     /// Ends the process: expiring activities are told to stop and have most of `grace` to
     /// return (``ExpiringActivities``), completion handlers still waiting run with `expired`
     /// true on the main queue, then the process exits with status 0.
-    private func end(_ reason: String?, grace: Duration = .seconds(1)) {
+    private func end(_ reason: String?, grace: Duration = ExtensionRuntime.terminationGrace) {
         let waiting = state.withLock { state -> [@Sendable (Bool) -> Void]? in
             guard !state.ending else { return nil }
             state.ending = true
@@ -244,6 +252,10 @@ final class ExtensionRuntime: Sendable {
             }
         }
     }
+
+    /// How long appexd lets the process end by itself, as it said at launch; 1 s if it didn't.
+    static let terminationGrace: Duration = ProcessInfo.processInfo.environment[ExtensionEnvironment.terminationGrace]
+        .flatMap(Int64.init).map { .milliseconds($0) } ?? .seconds(1)
 
     /// Writes one line to standard error, which appexd keeps in its log.
     static func log(_ message: String) {

@@ -19,4 +19,7 @@ public enum ExtensionEnvironment {
     /// Set to 1 when the extension is to stop itself before its principal class is made, for
     /// a debugger to attach (`appex run ID --wait-for-debugger`).
     public static let waitForDebugger = "APPEX_WAIT_FOR_DEBUGGER"
+    /// How long, in milliseconds, appexd lets the process end by itself once it is to end,
+    /// before it kills it: the time the runtime gives expiring activities.
+    public static let terminationGrace = "APPEX_EXTENSION_TERMINATION_GRACE_MS"
 }

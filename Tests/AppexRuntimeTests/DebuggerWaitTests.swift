@@ -25,6 +25,16 @@ final class DebuggerWaitTests {
 
     var identifier: String { FaultWorld.identifier("port") }
 
+    /// Attaches gdb to `pid` and continues it, as a person at a debugger would; gdb is given
+    /// no init files, no debuginfod and no worker threads, and at most a minute (coreutils'
+    /// `timeout`), so that it can't hang the suite.
+    func attachAndContinue(_ pid: Int32) async throws -> CommandRunner.Result {
+        try await CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/timeout"), environment: [:]).run([
+            "60", Self.gdb, "-nx", "-iex", "set debuginfod enabled off", "-iex", "maint set worker-threads 0",
+            "-p", "\(pid)", "-batch", "-ex", "continue",
+        ])
+    }
+
     /// The pid appexd's log says to attach to, once it says it.
     func pidToAttachTo() async -> Int32? {
         var pid: Int32?
@@ -49,8 +59,7 @@ final class DebuggerWaitTests {
         #expect(!ProcessTree.hasExited(pid))
         #expect(!world.daemonLog.contains("missed its launch deadline"), "\(world.daemonLog)")
 
-        let debugger = try await CommandRunner(executable: URL(fileURLWithPath: Self.gdb), environment: [:])
-            .run(["-p", "\(pid)", "-batch", "-ex", "continue"])
+        let debugger = try await attachAndContinue(pid)
         #expect(debugger.standardError.contains("ptrace") == false, "gdb attached: \(debugger.standardError)")
         let outcome = try await request.value
         #expect(outcome.items != nil, "once continued, it served the request: \(outcome)")
@@ -68,7 +77,7 @@ final class DebuggerWaitTests {
         let world = self.world
         let first = Task { try await world.extension("port").request(withInputItems: [NSExtensionItem()]) }
         let pid = try #require(await pidToAttachTo())
-        _ = try await CommandRunner(executable: URL(fileURLWithPath: Self.gdb), environment: [:]).run(["-p", "\(pid)", "-batch", "-ex", "continue"])
+        _ = try await attachAndContinue(pid)
         #expect(try await first.value.items != nil)
         #expect(try registry.extension(identifier)?.debuggerWait == .always, "an always wait stays")
         let off = try await world.appex.run(["debug", identifier, "--off"])
