@@ -17,9 +17,9 @@ import Foundation
 /// It takes what it needs from the bundle's Info.plist from appexd, which read it at install
 /// (`ExtensionEnvironment` in AppexWire), or else reads it; finds the principal class; checks
 /// in with appexd; makes Foundation's suite of each app group the extension is entitled to
-/// the group's (``FoundationGroupSuites``); and serves the host's requests on the main queue, each with a new
-/// instance of the principal class, until appexd ends the process. appexd launches
-/// extensions; run one with `appex run ID`. If the principal class can't be found, it says
+/// the group's (``FoundationGroupSuites``); and serves the host's requests on the main
+/// queue, each with a new instance of the principal class, until appexd ends the process.
+/// appexd launches extensions; run one with `appex run ID`. If the principal class can't be found, it says
 /// so on standard error, to appexd and to the host (whose request is interrupted with that
 /// reason), and exits with status 78 (`EX_CONFIG`).
 ///

@@ -139,9 +139,11 @@ struct TodayInteraction {
             if let message { footer.append(message) }
             footer.append(Style.dim("↑↓ select · Enter expand/collapse · 1–9 open a link · e edit · r update · q quit"))
         }
+        // The first widget is selected before the frame is drawn, so that no frame shows the
+        // widgets with none selected.
+        if screen.selected == nil { screen.selected = board.tiles.first?.identifier }
         let frame = screen.frame(of: board.tiles, footer: footer)
         links = frame.links
-        if screen.selected == nil { screen.selected = board.tiles.first?.identifier }
         guard frame.lines != drawn else { return }
         drawn = frame.lines
         terminal.draw(frame.lines)
