@@ -26,11 +26,14 @@ final class ExpiringActivities: Sendable {
 
     func perform(_ block: @escaping @Sendable (Bool) -> Void) {
         let id = UUID()
+        // Entered under the lock, so that `expire` never waits on the group before it.
         let expired = state.withLock { state in
-            if !state.expiring { state.running[id] = block }
+            if !state.expiring {
+                state.running[id] = block
+                unfinished.enter()
+            }
             return state.expiring
         }
-        if !expired { unfinished.enter() }
         Thread.detachNewThread { [self] in
             block(expired)
             guard !expired else { return }
