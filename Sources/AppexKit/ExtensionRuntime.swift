@@ -18,10 +18,9 @@ final class ExtensionRuntime: Sendable {
     private struct State {
         /// Completion handlers waiting for the host's acknowledgement, by request.
         var awaitingAcknowledgement: [UUID: @Sendable (Bool) -> Void] = [:]
-        /// The requests not answered yet, which the host's point messages may name.
-        var running: [UUID: PointChannel] = [:]
-        /// The running requests' contexts, the object of the host's lifecycle notifications.
-        var contexts: [UUID: NSExtensionContext] = [:]
+        /// The requests not answered yet, which the host's point messages may name: their
+        /// point channels, and the object of the host's lifecycle notifications.
+        var running: [UUID: NSExtensionContext] = [:]
         /// The protocol version agreed in answer to the host's `Hello`.
         var hostVersion: UInt32 = WireVersion.minimum
         var ending = false
@@ -130,13 +129,10 @@ final class ExtensionRuntime: Sendable {
         case .extensionRequest(let request):
             let items = loads.items(request.items, requestID: request.requestID)
             let context = NSExtensionContext(requestIdentifier: request.requestID, inputItems: items, runtime: self)
-            state.withLock { state in
-                state.running[request.requestID] = context.pointChannel
-                state.contexts[request.requestID] = context
-            }
+            state.withLock { $0.running[request.requestID] = context }
             begin(context)
         case .pointMessage(let message) where HostLifecycle(pointMessage: message) != nil:
-            guard let context = state.withLock({ $0.contexts[message.requestID] }) else {
+            guard let context = state.withLock({ $0.running[message.requestID] }) else {
                 return Self.log("the host sent \(message.name) for request \(message.requestID), which is not running here; dropped")
             }
             // Posted from an operation of the main operation queue: Foundation on Linux runs an
@@ -146,7 +142,7 @@ final class ExtensionRuntime: Sendable {
                 NotificationCenter.default.post(name: NSNotification.Name(message.name), object: context)
             }
         case .pointMessage(let message):
-            guard let channel = state.withLock({ $0.running[message.requestID] }) else {
+            guard let channel = state.withLock({ $0.running[message.requestID]?.pointChannel }) else {
                 return Self.log("the host sent \(message.name) for request \(message.requestID), which is not running here; dropped")
             }
             channel.receive(message)
@@ -169,10 +165,7 @@ final class ExtensionRuntime: Sendable {
 
     /// Forgets a request the extension has answered: the host's later point messages about it are dropped.
     func answered(_ requestID: UUID) {
-        state.withLock { state in
-            state.contexts[requestID] = nil
-            return state.running.removeValue(forKey: requestID)
-        }?.close()
+        state.withLock { $0.running.removeValue(forKey: requestID) }?.pointChannel.close()
         ended(requestID)
     }
 
