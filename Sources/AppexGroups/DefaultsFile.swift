@@ -16,10 +16,13 @@ import Glibc
 /// - After the rename, still under the lock, the writer counts the change in the lock
 ///   file's first 8 bytes. Each process keeps the values in memory with the count it read
 ///   them at and the identity (inode) of the file it read, and reads the file again only
-///   when either has moved: when inotify says the lock file was written or the file renamed
-///   into place, or, where there is no inotify, at each read. So a read costs a dictionary
-///   lookup. The identity catches a writer killed between its rename and its count, whose
-///   values are on disk though the count never moved.
+///   when either has moved. Each read compares the count (one `pread`), so a change that
+///   another process finished before the read began is seen, whether or not its
+///   announcement has arrived; inotify, which says when the lock file was written or the
+///   file renamed into place, announces changes to a process that is not reading. The
+///   identity catches a writer killed between its rename and its count, whose values are
+///   on disk though the count never moved: the watcher compares it, or each read where
+///   there is no inotify.
 ///
 /// Every process of the group may write in the folder, and an extension among them is not
 /// trusted by the app: every name in it is opened through the folder's descriptor, beneath
@@ -133,13 +136,13 @@ final class DefaultsFile: @unchecked Sendable {
 
     /// The values as this process last saw them.
     var snapshot: [String: Any] {
-        if !isNotified { reloadIfChanged() }
+        refresh()
         return lock.withLock { values }
     }
 
     /// The value of `key`.
     func value(forKey key: String) -> Any? {
-        if !isNotified { reloadIfChanged() }
+        refresh()
         return lock.withLock { values[key] }
     }
 
@@ -168,12 +171,19 @@ final class DefaultsFile: @unchecked Sendable {
         if !changed.isEmpty { listeners.forEach { $0(changed) } }
     }
 
+    /// Brings the values up to date before a read. Where the folder is watched, the count
+    /// alone is compared, as the watcher catches a rename whose count never came.
+    private func refresh() {
+        reloadIfChanged(comparingIdentity: !isNotified)
+    }
+
     /// Reads the file again if another process has changed it since, and tells the
-    /// listeners what changed.
-    private func reloadIfChanged() {
+    /// listeners what changed. A change is known by its count, and also by the file's
+    /// identity if `comparingIdentity`.
+    private func reloadIfChanged(comparingIdentity: Bool = true) {
         let (changed, listeners) = lock.withLock { () -> ([String], [Listener]) in
             let current = readGeneration()
-            guard current != generation || folder.identity(of: fileName) != identity,
+            guard current != generation || (comparingIdentity && folder.identity(of: fileName) != identity),
                   let (new, newIdentity) = try? load()
             else { return ([], []) }
             let changed = Self.changedKeys(values, new)

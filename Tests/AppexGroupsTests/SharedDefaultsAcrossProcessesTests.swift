@@ -1,4 +1,5 @@
 import AppexGroups
+import AppexLocking
 import AppexSystem
 import AppexTesting
 import Foundation
@@ -67,6 +68,22 @@ import Testing
         #expect(defaults.string(forKey: "greeting") == "after")
     }
 
+    /// A process that learns by other means that another has written (here, the helper's
+    /// exit) reads what it wrote, though the announcement has not come: the watcher is held
+    /// in an observer of the first change, so the second is not announced until the read.
+    /// Before reads compared the count, this read gave the first value.
+    @Test func aReadAfterTheOtherProcessSaysItWroteSeesItsWrite() throws {
+        let defaults = try open()
+        defaults.set("before", forKey: "greeting")
+        let held = HeldObserver(of: defaults)
+        defer { held.stop() }
+
+        #expect(try GroupsHelper(["set", folder.path, suite, "greeting", "first"]).finish() == .exited(0))
+        #expect(held.waitUntilHolding(), "the first change is announced on the watcher, which stays there")
+        #expect(try GroupsHelper(["set", folder.path, suite, "greeting", "second"]).finish() == .exited(0))
+        #expect(defaults.string(forKey: "greeting") == "second")
+    }
+
     @Test func aChangeInOneProcessIsSeenAndAnnouncedInTheOther() throws {
         let defaults = try open()
         let helper = try GroupsHelper(["wait-for", folder.path, suite, "greeting", "hello"])
@@ -86,5 +103,33 @@ import Testing
         let deadline = Date().addingTimeInterval(10)
         while defaults.string(forKey: "greeting") != "from the helper", Date() < deadline { usleep(1_000) }
         #expect(defaults.string(forKey: "greeting") == "from the helper")
+    }
+}
+
+/// An observer of a suite's announcements that holds the thread of the first one until
+/// ``stop()``: with it, the watcher of other processes' changes is held.
+private final class HeldObserver: @unchecked Sendable {
+    private let holding = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+    private let first = Locked(true)
+    private var observer: (any NSObjectProtocol)?
+
+    init(of defaults: GroupDefaults) {
+        observer = NotificationCenter.default.addObserver(forName: UserDefaults.didChangeNotification, object: defaults, queue: nil) { [self] _ in
+            guard first.withLock({ isFirst in defer { isFirst = false }; return isFirst }) else { return }
+            holding.signal()
+            _ = released.wait(timeout: .now() + .seconds(30))
+        }
+    }
+
+    /// Whether the first announcement came, and is held, within 10 seconds.
+    func waitUntilHolding() -> Bool {
+        holding.wait(timeout: .now() + .seconds(10)) == .success
+    }
+
+    /// Releases the held thread, and observes no more.
+    func stop() {
+        released.signal()
+        if let observer { NotificationCenter.default.removeObserver(observer) }
     }
 }

@@ -25,13 +25,14 @@ final class DescriptorFloodTests {
     }
 
     /// Starts `processes` floods, each of `connections` connections carrying `descriptors`
-    /// each, and waits until every one has begun its frames.
+    /// each, and waits until every one has begun its frames. Each reads what it is told for
+    /// 40 s after it began them, so its share is held while the test looks and asks.
     func flood(processes: Int, connections: Int, descriptors: Int) async throws -> [Task<CommandRunner.Result, any Error>] {
         let runner = CommandRunner(executable: SampleApps.products.appendingPathComponent("AppexConnectionFlood"), environment: world.test.environment)
         let markers = (0..<processes).map { world.root.appendingPathComponent("flood-\($0)") }
         let floods = markers.map { marker in
             Task { [runner, socket = world.test.home.daemonSocketURL.path] in
-                try await runner.run([socket, String(connections), "30", marker.path, String(descriptors)])
+                try await runner.run([socket, String(connections), "40", marker.path, String(descriptors)])
             }
         }
         #expect(await eventually(seconds: 120) { markers.allSatisfy { FileManager.default.fileExists(atPath: $0.path) } },
@@ -58,6 +59,7 @@ final class DescriptorFloodTests {
             let told = try #require(report["told"] as? [String: Int])
             let overShare = told.filter { $0.key.contains("descriptors in frames it has not finished, more than the 256 one process may") }
             #expect(overShare.keys.allSatisfy { $0.hasPrefix("7: ") }, "a protocol error, with the reason: \(told)")
+            #expect(report["stillOpen"] as? Int == 4, "its share is held, the rest refused: \(report)")
             refused += overShare.values.reduce(0, +)
         }
         // Each process keeps four frames of 64, its share; the rest of its 120 are refused.
