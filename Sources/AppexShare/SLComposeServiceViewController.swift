@@ -28,11 +28,14 @@ public import Foundation
 ///
 /// Each request gets its own controller, made with `init()`, as each presentation of a sheet
 /// does on Apple's systems. Like Apple's view controllers, it is isolated to the main actor,
-/// and so is its conformance to `NSExtensionRequestHandling`.
+/// and so is its conformance to `NSExtensionRequestHandling`. The view's life runs as UIKit's
+/// does (``ExtensionViewController``): `viewDidLoad()` and `viewWillAppear(_:)` before the
+/// host first shows the sheet, `viewDidAppear(_:)` and ``presentationAnimationDidFinish()``
+/// after; `viewWillDisappear(_:)` and `viewDidDisappear(_:)` when the user posts or cancels,
+/// before ``didSelectPost()`` or ``didSelectCancel()``, as Apple's run after the sheet's
+/// dismissal.
 @MainActor
-open class SLComposeServiceViewController: NSObject, @MainActor NSExtensionRequestHandling {
-    /// The request this sheet serves.
-    public private(set) var extensionContext: NSExtensionContext?
+open class SLComposeServiceViewController: ExtensionViewController, @MainActor NSExtensionRequestHandling {
     /// The text in the sheet, as the user has edited it.
     /// Implicitly unwrapped, as Apple declares it; it is never nil here.
     public private(set) var contentText: String! = ""
@@ -57,22 +60,21 @@ open class SLComposeServiceViewController: NSObject, @MainActor NSExtensionReque
 
     // MARK: For subclasses to override
 
-    /// The sheet is about to be shown for the first time, with ``contentText`` set from the
-    /// host's items: set ``placeholder`` or ``title`` here, as Apple's view controllers do.
-    open func viewDidLoad() {}
+    // `viewDidLoad()` runs with ``contentText`` set from the host's items: set
+    // ``placeholder`` or ``title`` there, as Apple's view controllers do.
 
     /// Whether the text and attachments may be posted, which enables Post. Called after each
     /// change the user makes to the text, and by ``validateContent()``. The default is true.
     open func isContentValid() -> Bool { true }
 
-    /// The user chose Post. The default completes the request with no items; an override
+    /// The user chose Post, and the sheet is gone. The default completes the request with no items; an override
     /// posts ``contentText`` and the attachments, then calls `super` or completes the
     /// request itself.
     open func didSelectPost() {
         extensionContext?.completeRequest(returningItems: nil, completionHandler: nil)
     }
 
-    /// The user chose Cancel. The default cancels the request with `NSUserCancelledError`.
+    /// The user chose Cancel, and the sheet is gone. The default cancels the request with `NSUserCancelledError`.
     open func didSelectCancel() {
         extensionContext?.cancelRequest(withError: CocoaError(.userCancelled, userInfo: [NSLocalizedDescriptionKey: "The user cancelled the post."]))
     }
@@ -89,6 +91,7 @@ open class SLComposeServiceViewController: NSObject, @MainActor NSExtensionReque
     /// Dismisses the sheet as the user's Cancel would: ``didSelectCancel()`` runs, and with
     /// its default the request is cancelled. For a failure the user can't go on from.
     public func cancel() {
+        disappear()
         didSelectCancel()
     }
 
@@ -131,12 +134,13 @@ open class SLComposeServiceViewController: NSObject, @MainActor NSExtensionReque
         }
         Task { @MainActor in
             contentText = await Self.startingText(of: context.extensionItems)
-            viewDidLoad()
-            reloadConfigurationItems()
-            contentIsValid = isContentValid()
-            context.pointChannel.setHandler { [self] message in receive(message) }
-            isPresented = true
-            sendSheet(answering: 0)
+            appear {
+                reloadConfigurationItems()
+                contentIsValid = isContentValid()
+                context.pointChannel.setHandler { [self] message in receive(message) }
+                isPresented = true
+                sendSheet(answering: 0)
+            }
             presentationAnimationDidFinish()
         }
     }
@@ -183,8 +187,10 @@ open class SLComposeServiceViewController: NSObject, @MainActor NSExtensionReque
         case .back:
             popConfigurationViewController()
         case .post:
+            disappear()
             return didSelectPost()
         case .cancel:
+            disappear()
             return didSelectCancel()
         case .sheet:
             ExtensionLog.write("the host sent a sheet, which only an extension sends; ignored")

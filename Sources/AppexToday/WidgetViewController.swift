@@ -20,11 +20,12 @@ public import Foundation
 ///
 /// Each showing of the widget in a Today view is one request, and gets its own controller,
 /// made with `init()`. The request lasts while the widget is shown: the controller sends its
-/// view each time it changes, and the request completes when the Today view closes.
+/// view each time it changes, and the request completes when the Today view closes. The
+/// view's life runs as UIKit's does (``ExtensionViewController``): `viewDidLoad()` and
+/// `viewWillAppear(_:)` before the host first draws the widget, `viewDidAppear(_:)` after,
+/// and `viewWillDisappear(_:)` and `viewDidDisappear(_:)` when the Today view closes.
 @MainActor
-open class WidgetViewController: NSObject, @MainActor NSExtensionRequestHandling {
-    /// The request this controller serves.
-    public private(set) var extensionContext: NSExtensionContext?
+open class WidgetViewController: ExtensionViewController, @MainActor NSExtensionRequestHandling {
     /// What the widget shows. Setting it sends it to the host.
     public var view: WidgetView = .vstack([]) { didSet { setNeedsContentUpdate() } }
     /// The height the widget wants in expanded mode, in points; the width is the host's.
@@ -45,8 +46,7 @@ open class WidgetViewController: NSObject, @MainActor NSExtensionRequestHandling
         super.init()
     }
 
-    /// The widget is about to be shown for the first time in this request: set up ``view``.
-    open func viewDidLoad() {}
+    // `viewDidLoad()` runs before the widget is first drawn in this request: set up ``view`` there.
 
     // MARK: The request
 
@@ -76,12 +76,13 @@ open class WidgetViewController: NSObject, @MainActor NSExtensionRequestHandling
         case .present(let presentation):
             guard !isPresented else { return ExtensionLog.write("the host presented the widget twice; the second is ignored") }
             self.presentation = presentation
-            viewDidLoad()
-            isPresented = true
-            if presentation.mode == .expanded {
-                provider?.widgetActiveDisplayModeDidChange(.expanded, withMaximumSize: presentation.maximumSize(for: .expanded))
+            appear {
+                isPresented = true
+                if presentation.mode == .expanded {
+                    provider?.widgetActiveDisplayModeDidChange(.expanded, withMaximumSize: presentation.maximumSize(for: .expanded))
+                }
+                sendContent()
             }
-            sendContent()
         case .update:
             performUpdate(answering: message.sequence, provider: provider)
         case .displayMode(let mode):
@@ -96,6 +97,7 @@ open class WidgetViewController: NSObject, @MainActor NSExtensionRequestHandling
             isEditing = editing
             if editing { provider?.widgetDidBeginEditing() } else { provider?.widgetDidEndEditing() }
         case .dismiss:
+            disappear()
             extensionContext?.completeRequest(returningItems: nil, completionHandler: nil)
         case .ready, .content, .updated, .linkOpened:
             ExtensionLog.write("the host sent \(message.name), which only a widget sends; ignored")

@@ -47,6 +47,7 @@ import Testing
     /// written as Apple documents it, is the update the Today view runs.
     @Test func theTodayWidgetIsShownAndUpdatedThroughItsOwnMethods() async throws {
         let host = try await host()
+        let shared = try host.groupDefaults(Self.group)
         let widget = try await host.extension(Self.today)
         let session = try await WidgetSession.begin(widget, presentation: WidgetPresentation(mode: .compact, width: 360)) { _ in }
         for _ in 0..<300 where session.content == nil { try await Task.sleep(for: .milliseconds(10)) }
@@ -57,7 +58,9 @@ import Testing
             #expect(update.result == .newData && update.failure == nil, "\(update)")
             #expect(update.content?.view == .text("Updated \(count) times", style: .body))
         }
+        #expect(await eventually { shared.string(forKey: "widgetShown") == "appearing" }, "viewWillAppear ran")
         _ = await session.dismiss()
+        #expect(shared.string(forKey: "widgetShown") == "gone", "viewDidDisappear ran when the Today view closed")
         await host.finish()
     }
 
@@ -65,6 +68,8 @@ import Testing
     /// account row, and a post that carries the text and the link it loaded as a `URL`.
     @Test func theShareSheetIsShownAndPostsTheTextAndTheLink() async throws {
         let host = try await host()
+        let shared = try host.groupDefaults(Self.group)
+        shared.removeObject(forKey: "shareLifecycle")
         let item = NSExtensionItem()
         item.attributedContentText = NSAttributedString(string: "Look at this")
         item.attachments = [NSItemProvider(object: URL(string: "https://example.com/a")! as NSURL)]
@@ -82,6 +87,11 @@ import Testing
         #expect(posted.attributedContentText?.string == "Look at this")
         let link = try await posted.attachments?.first?.loadItem(forTypeIdentifier: "public.url")
         #expect((link as? NSURL)?.absoluteString == "https://example.com/a", "the link Post loaded with loadObject(ofClass: URL.self)")
+        // UIKit's order: the sheet appears, and is gone before Post runs.
+        #expect(shared.stringArray(forKey: "shareLifecycle") == [
+            "viewDidLoad", "viewWillAppear", "viewDidAppear", "presentationAnimationDidFinish",
+            "viewWillDisappear", "viewDidDisappear", "didSelectPost",
+        ])
         await host.finish()
     }
 

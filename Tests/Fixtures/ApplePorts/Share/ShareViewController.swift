@@ -3,7 +3,8 @@ import Foundation
 import Social
 
 // A Share extension in the shape of Xcode's template, with a placeholder, a character
-// count and an account row; Post loads the shared link and sends it on with the text.
+// count and an account row; Post loads the shared link and sends it on with the text. It
+// keeps the view's life, as it ran, in the group's defaults.
 class ShareViewController: SLComposeServiceViewController {
     let limit = 280
     var account = "Personal"
@@ -11,6 +12,37 @@ class ShareViewController: SLComposeServiceViewController {
     override func viewDidLoad() {
         super.viewDidLoad()
         placeholder = "Say something"
+        ShareViewController.record("viewDidLoad")
+    }
+
+    override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        ShareViewController.record("viewWillAppear")
+    }
+
+    override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        ShareViewController.record("viewDidAppear")
+    }
+
+    override func presentationAnimationDidFinish() {
+        super.presentationAnimationDidFinish()
+        ShareViewController.record("presentationAnimationDidFinish")
+    }
+
+    override func viewWillDisappear(_ animated: Bool) {
+        super.viewWillDisappear(animated)
+        ShareViewController.record("viewWillDisappear")
+    }
+
+    override func viewDidDisappear(_ animated: Bool) {
+        super.viewDidDisappear(animated)
+        ShareViewController.record("viewDidDisappear")
+    }
+
+    static func record(_ call: String) {
+        let shared = UserDefaults(suiteName: "group.com.example.faults")
+        shared?.set((shared?.stringArray(forKey: "shareLifecycle") ?? []) + [call], forKey: "shareLifecycle")
     }
 
     override func isContentValid() -> Bool {
@@ -20,6 +52,7 @@ class ShareViewController: SLComposeServiceViewController {
     }
 
     override func didSelectPost() {
+        ShareViewController.record("didSelectPost")
         let text: String = contentText
         let context = self.extensionContext!
         let items = context.inputItems as? [NSExtensionItem] ?? []

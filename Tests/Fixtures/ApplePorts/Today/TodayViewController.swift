@@ -3,7 +3,8 @@ import Foundation
 import NotificationCenter
 
 // A Today widget in the shape of Xcode's template: the view is rewritten as a WidgetView
-// (docs/porting.md), the rest is as it was.
+// (docs/porting.md), the rest is as it was. It says when it appears and disappears in the
+// group's defaults.
 class TodayViewController: WidgetViewController, NCWidgetProviding {
     var count = 0
 
@@ -11,6 +12,16 @@ class TodayViewController: WidgetViewController, NCWidgetProviding {
         super.viewDidLoad()
         extensionContext?.widgetLargestAvailableDisplayMode = .expanded
         view = .text("Waiting", style: .body)
+    }
+
+    override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        UserDefaults(suiteName: "group.com.example.faults")?.set("appearing", forKey: "widgetShown")
+    }
+
+    override func viewDidDisappear(_ animated: Bool) {
+        super.viewDidDisappear(animated)
+        UserDefaults(suiteName: "group.com.example.faults")?.set("gone", forKey: "widgetShown")
     }
 
     func widgetPerformUpdate(completionHandler: (@escaping (NCUpdateResult) -> Void)) {
