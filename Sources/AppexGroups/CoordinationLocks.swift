@@ -1,4 +1,5 @@
 import AppexCore
+import AppexLocking
 import AppexSystem
 import Foundation
 
@@ -10,13 +11,41 @@ struct CoordinationLocks: Sendable {
     private var held: [CoordinationClaim.Key: FileDescriptor.ByteLockMode] = [:]
 
     /// Takes each of `claims` (in the order given, which ``CoordinationClaim/merged(_:)``
-    /// makes the same everywhere) that is not already held as strongly, waiting for each.
-    mutating func take(_ claims: [CoordinationClaim]) throws(SystemError) {
+    /// makes the same everywhere) that is not already held as strongly, waiting for each
+    /// until `cancellation` ends the wait.
+    mutating func take(_ claims: [CoordinationClaim], cancellation: CoordinationCancellation) throws {
         for claim in claims {
             if let mode = held[claim.key], mode >= claim.mode { continue }
-            try descriptor(for: claim.key.lockFile).lockByte(at: claim.key.offset, claim.mode)
+            let descriptor = try descriptor(for: claim.key.lockFile)
+            if try !descriptor.tryLockByte(at: claim.key.offset, claim.mode) {
+                try Self.wait(for: claim, on: descriptor, cancellation: cancellation)
+            }
             held[claim.key] = claim.mode
         }
+    }
+
+    /// Waits for `claim`'s byte on a thread of its own, which locks it through a duplicate
+    /// of `descriptor`: the same open file description, so the lock is this coordination's.
+    /// A cancel ends the wait at once; the thread waits on, and when the lock comes, closes
+    /// the duplicate, by then the description's last descriptor, which lets the lock go.
+    private static func wait(for claim: CoordinationClaim, on descriptor: FileDescriptor,
+                             cancellation: CoordinationCancellation) throws {
+        let duplicate = try descriptor.duplicate()
+        let done = DispatchSemaphore(value: 0)
+        let failure = Locked<SystemError?>(nil)
+        let thread = Thread {
+            do throws(SystemError) {
+                try duplicate.lockByte(at: claim.key.offset, claim.mode)
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            duplicate.close()
+            done.signal()
+        }
+        thread.name = "appex.coordination-wait"
+        thread.start()
+        try cancellation.wait(for: done)
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// Drops every lock.

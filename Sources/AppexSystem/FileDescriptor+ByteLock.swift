@@ -1,4 +1,5 @@
 import CAppexSystem
+import Glibc
 
 extension FileDescriptor {
     /// How a byte is locked: by many descriptions at once, or by one alone.
@@ -18,6 +19,20 @@ extension FileDescriptor {
     /// a lock for every value of a 63-bit hash.
     public func lockByte(at offset: Int64, _ mode: ByteLockMode) throws(SystemError) {
         let raw = rawValue
-        _ = try retrying("fcntl(F_OFD_SETLKW)") { appex_lock_byte(raw, offset, mode == .exclusive ? 1 : 0) }
+        _ = try retrying("fcntl(F_OFD_SETLKW)") { appex_lock_byte(raw, offset, mode == .exclusive ? 1 : 0, 1) }
+    }
+
+    /// Locks the byte at `offset` if no other open file description holds a conflicting
+    /// lock on it; returns false, without waiting, if one does.
+    public func tryLockByte(at offset: Int64, _ mode: ByteLockMode) throws(SystemError) -> Bool {
+        let raw = rawValue
+        while appex_lock_byte(raw, offset, mode == .exclusive ? 1 : 0, 0) != 0 {
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EACCES: return false
+            default: throw SystemError("fcntl(F_OFD_SETLK)")
+            }
+        }
+        return true
     }
 }

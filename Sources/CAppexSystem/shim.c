@@ -197,14 +197,14 @@ int appex_is_sealed_against_shrinking(int fd) {
     return seals >= 0 && (seals & F_SEAL_SHRINK) != 0;
 }
 
-int appex_lock_byte(int fd, int64_t offset, int exclusive) {
+int appex_lock_byte(int fd, int64_t offset, int exclusive, int wait) {
     struct flock lock = {
         .l_type = exclusive ? F_WRLCK : F_RDLCK,
         .l_whence = SEEK_SET,
         .l_start = offset,
         .l_len = 1,
     };
-    return fcntl(fd, F_OFD_SETLKW, &lock);
+    return fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &lock);
 }
 
 /// In the child, between fork and exec: only async-signal-safe calls from here on.

@@ -82,8 +82,9 @@ int appex_is_sealed_against_shrinking(int fd);
 /// so locks taken through one description never conflict with each other, and those of any
 /// other description do, in this process or another. Taking a lock on a byte this
 /// description already locks converts it. The kernel drops them all when the description
-/// is closed, or its process dies. May fail with EINTR.
-int appex_lock_byte(int fd, int64_t offset, int exclusive);
+/// is closed, or its process dies. May fail with EINTR. With `wait` 0 it never waits, and
+/// fails with EAGAIN (or EACCES) while another description holds a conflicting lock.
+int appex_lock_byte(int fd, int64_t offset, int exclusive, int wait);
 
 /// The namespaces appex_sandbox's `namespaces` may name: the CLONE_NEW* flags of <sched.h>,
 /// which Swift's Glibc module doesn't show.
