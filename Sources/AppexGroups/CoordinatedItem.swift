@@ -24,6 +24,16 @@ struct CoordinatedItem: Sendable, Hashable {
         return CoordinatedItem(lockFile: AppexHome.current.coordinationLockURL.path, components: components)
     }
 
+    /// Whether the item is in no container, and so below the user's root, whose components
+    /// are its whole path.
+    var isInUserRoot: Bool { lockFile == AppexHome.current.coordinationLockURL.path }
+
+    /// The item's URL, as this process sees its root.
+    var url: URL {
+        let root = isInUserRoot ? "" : String(lockFile.dropLast(AppexHome.coordinationLockName.count + 1))
+        return URL(fileURLWithPath: root + "/" + components.joined(separator: "/"))
+    }
+
     /// The folders that hold the item, below and including its root, outermost first.
     var ancestors: [CoordinatedItem] {
         components.indices.map { CoordinatedItem(lockFile: lockFile, components: Array(components[..<$0])) }

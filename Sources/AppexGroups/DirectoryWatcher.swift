@@ -19,6 +19,9 @@ final class DirectoryWatcher: Sendable {
     /// What to call for each file name, by watch descriptor.
     private let watchers = Locked<[Int32: [String: [@Sendable () -> Void]]]>([:])
 
+    /// The name that stands for every file of a folder.
+    static let anyName = ""
+
     private init?() {
         inotify = inotify_init1(Int32(IN_CLOEXEC))
         guard inotify >= 0 else { return nil }
@@ -29,7 +32,8 @@ final class DirectoryWatcher: Sendable {
     }
 
     /// Calls `changed`, on the watcher's thread, whenever `name` in `folder` is written to or
-    /// replaced. Returns false if the folder can't be watched.
+    /// replaced, or any file of `folder` for the name ``anyName``. Returns false if the
+    /// folder can't be watched.
     func watch(_ folder: URL, name: String, _ changed: @escaping @Sendable () -> Void) -> Bool {
         let mask = UInt32(IN_MOVED_TO) | UInt32(IN_MODIFY)
         let watch = inotify_add_watch(inotify, folder.path, mask)
@@ -59,7 +63,7 @@ final class DirectoryWatcher: Sendable {
                         // Events were dropped: tell everyone to look.
                         fired += watchers.withLock { $0.values.flatMap { $0.values.joined() } }
                     } else {
-                        fired += watchers.withLock { $0[event.wd]?[name] ?? [] }
+                        fired += watchers.withLock { ($0[event.wd]?[name] ?? []) + ($0[event.wd]?[Self.anyName] ?? []) }
                     }
                     offset = nameStart + Int(event.len)
                 }

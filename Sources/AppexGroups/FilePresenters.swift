@@ -3,9 +3,12 @@ import Foundation
 
 /// The file presenters registered in this process (``NSFileCoordinator/addFilePresenter(_:)``),
 /// held weakly: Apple asks that each be removed before it goes, and one that goes anyway is
-/// forgotten rather than messaged.
+/// forgotten rather than messaged. What they present is published to the other processes
+/// of each root (``PresenterExchange``), so that their coordinations ask this one.
 enum FilePresenters {
     private static let table = Locked<[Registered]>([])
+    /// The roots whose exchange has this process's items.
+    private static let published = Locked<Set<String>>([])
 
     /// Registers `presenter`; registering it again changes nothing.
     static func add(_ presenter: any NSFilePresenter) {
@@ -13,10 +16,33 @@ enum FilePresenters {
             table.removeAll { $0.presenter == nil }
             if !table.contains(where: { $0.presenter === presenter }) { table.append(Registered(presenter: presenter)) }
         }
+        publish()
     }
 
     static func remove(_ presenter: any NSFilePresenter) {
         table.withLock { table in table.removeAll { $0.presenter == nil || $0.presenter === presenter } }
+        publish()
+    }
+
+    /// Publishes, for each root, what this process's presenters present now.
+    static func publish() {
+        let items = all.compactMap(\.presentedItemURL).map(CoordinatedItem.locate)
+        let byRoot = Dictionary(grouping: items, by: \.lockFile).mapValues { Array(Set($0.map(\.components))).sorted { $0.lexicographicallyPrecedes($1) } }
+        let roots = published.withLock { published in
+            defer { published = Set(byRoot.keys) }
+            return published.union(byRoot.keys)
+        }
+        for root in roots.sorted() { PresenterExchange.forRoot(root, creating: true)?.publish(byRoot[root] ?? []) }
+    }
+
+    /// Publishes once every presenter's queue has run what was sent to it, such as the
+    /// messages of a move, after which each presents its new place.
+    static func publishAfterMessages() {
+        nonisolated(unsafe) let queues = all.map(\.presentedItemOperationQueue)
+        DispatchQueue.global().async {
+            for queue in queues { queue.waitUntilAllOperationsAreFinished() }
+            publish()
+        }
     }
 
     /// Every registered presenter still alive, in the order they were added.

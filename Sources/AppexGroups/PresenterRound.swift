@@ -20,9 +20,16 @@ import Glibc
 /// - a move the accessor reports (``NSFileCoordinator/item(at:didMoveTo:)``) is told at once.
 ///
 /// The coordinator's own presenter (``NSFileCoordinator/init(filePresenter:)``) hears none of it.
+/// Presenters in other processes of each item's root hear the same through its
+/// ``PresenterExchange``, unless the round is one such process's own, made for another's access.
 final class PresenterRound: @unchecked Sendable {
     private let accesses: [Access]
     private let excluded: (any NSFilePresenter)?
+    private let asksOtherProcesses: Bool
+    /// The other processes asked, by root, to be told when the access ends.
+    private var asked: [(exchange: PresenterExchange, sent: PresenterExchange.Sent)] = []
+    /// The moves the accessor reported, by root, for the other processes.
+    private var moves: [String: [PresenterMail.End.Move]] = [:]
     private let answers = Locked(Answers())
     /// Items the accessor reported moving, from and to: the move was told, and no change is.
     private var moved: Set<PresentedPath> = []
@@ -44,9 +51,10 @@ final class PresenterRound: @unchecked Sendable {
         var isOver = false
     }
 
-    init(_ intents: [NSFileAccessIntent], excluding excluded: (any NSFilePresenter)?) {
+    init(_ intents: [NSFileAccessIntent], excluding excluded: (any NSFilePresenter)?, asksOtherProcesses: Bool = true) {
         accesses = intents.map { Access(item: PresentedPath($0.url), intent: $0) }
         self.excluded = excluded
+        self.asksOtherProcesses = asksOtherProcesses
     }
 
     // MARK: Before the accessor
@@ -61,6 +69,26 @@ final class PresenterRound: @unchecked Sendable {
     /// the first error a presenter gave, or ``CoordinationCancelled``, having run the
     /// reacquirers of those that relinquished.
     func relinquish(cancellation: CoordinationCancellation) throws {
+        try relinquishHere(cancellation: cancellation)
+        guard asksOtherProcesses else { return }
+        let byRoot = Dictionary(grouping: accesses.map { (CoordinatedItem.locate($0.intent.url), $0.intent) }, by: \.0.lockFile)
+        for (lockFile, entries) in byRoot.sorted(by: { $0.key < $1.key }) {
+            guard let exchange = PresenterExchange.forRoot(lockFile, creating: false) else { continue }
+            let items = entries.map { item, intent in
+                PresenterMail.Ask.Item(path: item.components, writing: intent.isWriting,
+                                       options: intent.isWriting ? intent.writingOptions.rawValue : intent.readingOptions.rawValue)
+            }
+            do {
+                asked.append((exchange, try exchange.ask(items, cancellation: cancellation)))
+            } catch {
+                giveBack()
+                throw error
+            }
+        }
+    }
+
+    /// Asks the presenters of this process.
+    private func relinquishHere(cancellation: CoordinationCancellation) throws {
         let asked = FilePresenters.presenting(excluding: excluded).compactMap { presenter, item in
             let asks = accesses.flatMap { Self.asks(of: item, for: $0) }
             return asks.isEmpty ? nil : (presenter, asks)
@@ -152,9 +180,17 @@ final class PresenterRound: @unchecked Sendable {
         }
     }
 
-    /// Runs the reacquirers, once each, each on its presenter's queue, after what was sent
-    /// there before: after the accessor, or when the access fails after the presenters made way.
+    /// Gives every item back, here and in the other processes asked, telling nothing: when
+    /// the access fails after the presenters made way.
     func giveBack() {
+        giveBackHere()
+        for (exchange, sent) in asked { exchange.end(sent, moves: [], changes: []) }
+        asked.removeAll()
+    }
+
+    /// Runs the reacquirers, once each, each on its presenter's queue, after what was sent
+    /// there before.
+    private func giveBackHere() {
         let reacquirers = answers.withLock { answers in
             defer {
                 answers.reacquirers.removeAll()
@@ -170,8 +206,13 @@ final class PresenterRound: @unchecked Sendable {
     /// The accessor moved `old` to `new`: presenters of it and of what is inside it move
     /// with it, and presenters of the folders that held it or now hold it hear of it.
     func itemMoved(from old: URL, to new: URL) {
+        let (oldItem, newItem) = (CoordinatedItem.locate(old), CoordinatedItem.locate(new))
+        if asksOtherProcesses, oldItem.lockFile == newItem.lockFile {
+            moves[oldItem.lockFile, default: []].append(PresenterMail.End.Move(from: oldItem.components, to: newItem.components))
+        }
         let (old, new) = (PresentedPath(old), PresentedPath(new))
         moved.formUnion([old, new])
+        defer { if asksOtherProcesses { FilePresenters.publishAfterMessages() } }
         Self.tell(FilePresenters.presenting(excluding: excluded)) { presenter, item in
             switch item.relation(to: old) {
             case .same, .inside:
@@ -186,21 +227,33 @@ final class PresenterRound: @unchecked Sendable {
         }
     }
 
-    /// Gives the items back, then tells what the accessor changed.
+    /// Gives the items back, then tells what the accessor changed, here and to the other
+    /// processes asked.
     func finish() {
-        giveBack()
-        let presenters = FilePresenters.presenting(excluding: excluded)
+        giveBackHere()
+        var changes: [String: [PresenterMail.End.Change]] = [:]
         for (index, access) in accesses.enumerated() where !moved.contains(access.item) {
             guard let was = before[index], !access.intent.writingOptions.contains(.forDeleting),
                   let after = ItemState(access.intent.url), after != was else { continue }
-            let appeared = was == nil
-            let url = access.item.url
-            Self.tell(presenters) { presenter, item in
-                switch item.relation(to: access.item) {
-                case .same: return { presenter.presentedItemDidChange() }
-                case .encloses: return appeared ? { presenter.presentedSubitemDidAppear(at: url) } : { presenter.presentedSubitemDidChange(at: url) }
-                case .inside, .unrelated: return nil
-                }
+            tellChanged(access.intent.url, appeared: was == nil)
+            let item = CoordinatedItem.locate(access.intent.url)
+            changes[item.lockFile, default: []].append(PresenterMail.End.Change(path: item.components, appeared: was == nil))
+        }
+        for (exchange, sent) in asked {
+            exchange.end(sent, moves: moves[exchange.lockFile] ?? [], changes: changes[exchange.lockFile] ?? [])
+        }
+        asked.removeAll()
+    }
+
+    /// Tells the presenters of `url` that it changed, and those of the folders that hold it
+    /// that a subitem changed, or appeared.
+    func tellChanged(_ url: URL, appeared: Bool) {
+        let changed = PresentedPath(url)
+        Self.tell(FilePresenters.presenting(excluding: excluded)) { presenter, item in
+            switch item.relation(to: changed) {
+            case .same: return { presenter.presentedItemDidChange() }
+            case .encloses: return appeared ? { presenter.presentedSubitemDidAppear(at: url) } : { presenter.presentedSubitemDidChange(at: url) }
+            case .inside, .unrelated: return nil
             }
         }
     }

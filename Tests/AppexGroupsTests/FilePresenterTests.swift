@@ -13,7 +13,7 @@ import Testing
     let container: TemporaryDirectory
     let folder: URL
     let file: URL
-    private var registered: [RecordingPresenter] = []
+    private let presenters = RegisteredPresenters()
 
     init() throws {
         container = try TemporaryDirectory()
@@ -24,15 +24,8 @@ import Testing
         try Data("first".utf8).write(to: file)
     }
 
-    deinit {
-        for presenter in registered { NSFileCoordinator.removeFilePresenter(presenter) }
-    }
-
     func presenter(of url: URL) -> RecordingPresenter {
-        let presenter = RecordingPresenter(url)
-        NSFileCoordinator.addFilePresenter(presenter)
-        registered.append(presenter)
-        return presenter
+        presenters.presenter(of: url)
     }
 
     func write(_ text: String, to url: URL, options: NSFileCoordinator.WritingOptions = [], by coordinator: NSFileCoordinator = NSFileCoordinator(),
@@ -176,7 +169,7 @@ import Testing
 
     // MARK: Waiting, cancelling
 
-    @Test func cancellingACoordinatorThatWaitsForAnotherEndsItsWaitWithUserCancelled() async throws {
+    @Test func cancellingACoordinatorThatWaitsForAnotherEndsItsWaitWithUserCancelled() throws {
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let file = self.file
@@ -190,15 +183,16 @@ import Testing
         holding.wait()
         let coordinator = NSFileCoordinator()
         nonisolated(unsafe) let waiting = coordinator
-        let result = Task.detached { () -> (ran: Bool, error: NSError?) in
+        let result = BackgroundWork { () -> (ran: Bool, error: NSError?) in
             var error: NSError?
             var ran = false
             waiting.coordinate(readingItemAt: file, error: &error) { _ in ran = true }
             return (ran, error)
         }
-        try await Task.sleep(for: .milliseconds(200))
+        usleep(200_000)
+        #expect(!result.hasEnded, "it waits for the writer")
         coordinator.cancel()
-        let (ran, error) = await result.value
+        let (ran, error) = try #require(result.value())
         #expect(!ran)
         #expect(error?.domain == NSCocoaErrorDomain && error?.code == CocoaError.userCancelled.rawValue, "\(String(describing: error))")
         release.signal()
@@ -209,20 +203,20 @@ import Testing
         #expect(read && next == nil)
     }
 
-    @Test func cancellingWhileAPresenterHoldsOnEndsTheWaitAndItsItemComesBackWhenItAnswers() async throws {
+    @Test func cancellingWhileAPresenterHoldsOnEndsTheWaitAndItsItemComesBackWhenItAnswers() throws {
         let presenter = presenter(of: file)
         presenter.holdsWriter.withLock { $0 = true }
         let coordinator = NSFileCoordinator()
         nonisolated(unsafe) let waiting = coordinator
         let file = self.file
-        let result = Task.detached { () -> NSError? in
+        let result = BackgroundWork { () -> NSError? in
             var error: NSError?
             waiting.coordinate(writingItemAt: file, error: &error) { _ in presenter.record("accessor") }
             return error
         }
         #expect(presenter.messages(count: 1) == ["relinquish to writer"])
         coordinator.cancel()
-        #expect(await result.value?.code == CocoaError.userCancelled.rawValue)
+        #expect(result.value()??.code == CocoaError.userCancelled.rawValue)
         presenter.answerHeldWriter()
         #expect(presenter.messages(count: 2) == ["relinquish to writer", "reacquired from writer"], "the late reacquirer ran at once")
     }
@@ -242,7 +236,7 @@ import Testing
         #expect(presenter.messages(count: 4) == ["relinquish to writer", "accessor", "reacquired from writer", "changed"])
     }
 
-    @Test func aBatchAsksThePresentersOnceAndHoldsItsItemsUntilItsCompletion() async throws {
+    @Test func aBatchAsksThePresentersOnceAndHoldsItsItemsUntilItsCompletion() throws {
         let presenter = presenter(of: file)
         let coordinator = NSFileCoordinator()
         var error: NSError?
@@ -255,13 +249,14 @@ import Testing
         presenter.settle()
         #expect(presenter.messages == ["save", "relinquish to reader", "accessor"], "asked once, for the batch")
         // A writer waits for the batch: it is let go only by its completion.
-        let writing = Task.detached { [file] in
+        let writing = BackgroundWork { [file] in
             NSFileCoordinator(filePresenter: presenter).coordinate(writingItemAt: file, error: nil) { _ in presenter.record("writer") }
+            return true
         }
-        try await Task.sleep(for: .milliseconds(200))
+        usleep(200_000)
         #expect(!presenter.messages.contains("writer"))
         finish?()
-        await writing.value
+        #expect(writing.value() == true)
         // The reacquirer runs once the batch lets go, as the writer may then begin.
         #expect(Set(presenter.messages(count: 5).suffix(2)) == ["reacquired from reader", "writer"])
     }

@@ -59,10 +59,12 @@ final class RecordingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
     }
 
     func relinquishPresentedItem(toWriter writer: @escaping @Sendable ((@Sendable () -> Void)?) -> Void) {
-        record("relinquish to writer")
+        // Kept before it is written down, so a test that sees it may answer it.
         if holdsWriter.withLock({ $0 }) {
             heldWriter.withLock { $0 = writer }
+            record("relinquish to writer")
         } else {
+            record("relinquish to writer")
             writer { self.record("reacquired from writer") }
         }
     }
@@ -101,5 +103,22 @@ final class RecordingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
 
     func presentedSubitemDidChange(at url: URL) {
         record("\(url.lastPathComponent) changed")
+    }
+}
+
+/// The presenters a test registered, removed when it ends.
+final class RegisteredPresenters {
+    private var registered: [RecordingPresenter] = []
+
+    /// A recording presenter of `url`, registered.
+    func presenter(of url: URL) -> RecordingPresenter {
+        let presenter = RecordingPresenter(url)
+        NSFileCoordinator.addFilePresenter(presenter)
+        registered.append(presenter)
+        return presenter
+    }
+
+    deinit {
+        for presenter in registered { NSFileCoordinator.removeFilePresenter(presenter) }
     }
 }

@@ -16,6 +16,9 @@
 //                                         write that truncates the file and then writes it
 //   coordinated-fill FILE COUNT SIZE      rewrites FILE COUNT times in a coordinated write, in place and
 //                                         in 4 KiB pieces, as SIZE copies of one byte, another each time
+//   present ITEM answer|hold|fail-save    registers a file presenter of ITEM, prints "presenting", then each
+//                                         message it hears, until killed (PresenterCommands.swift)
+//   coordinated-write FILE TEXT           writes TEXT to FILE in a coordinated write, and prints "written"
 //   hold-write FILE                       prints "holding" from inside a coordinated write of FILE, and
 //                                         waits there for ever
 //   sqlite-add DATABASE COUNT             COUNT write transactions on DATABASE, opened as docs/app-groups.md
@@ -134,6 +137,10 @@ case ("coordinated-fill", 4):
         if generation == 0 { say("started") }
     }
     say("done")
+case ("present", 3):
+    present(arguments[1], mode: arguments[2])
+case ("coordinated-write", 3):
+    coordinatedWriteOnce(arguments[1], arguments[2])
 case ("hold-write", 2):
     coordinatedWrite(arguments[1]) { _ in
         say("holding")
