@@ -38,7 +38,7 @@ enum FilePresenters {
     /// Publishes once every presenter's queue has run what was sent to it, such as the
     /// messages of a move, after which each presents its new place.
     static func publishAfterMessages() {
-        nonisolated(unsafe) let queues = all.map(\.presentedItemOperationQueue)
+        let queues = all.map(\.presentedItemOperationQueue)
         DispatchQueue.global().async {
             for queue in queues { queue.waitUntilAllOperationsAreFinished() }
             publish()

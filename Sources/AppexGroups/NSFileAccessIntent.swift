@@ -1,11 +1,13 @@
 public import Foundation
+import AppexLocking
 
 /// One item to read or write in an asynchronous coordination
 /// (``NSFileCoordinator/coordinate(with:queue:byAccessor:)``), as Apple's `NSFileAccessIntent`.
 public final class NSFileAccessIntent: Sendable {
-    /// The item to use in the accessor: the one asked for, or where its symbolic link
-    /// points when reading with `resolvesSymbolicLink`.
-    public let url: URL
+    /// The item to use in the accessor: the one asked for, where its symbolic link points
+    /// when reading with `resolvesSymbolicLink`, or its snapshot when reading `forUploading`.
+    public var url: URL { current.withLock { $0 } }
+    private let current: Locked<URL>
     /// Whether the item is written, not only read.
     let isWriting: Bool
     /// How a read proceeds; empty for a write.
@@ -14,10 +16,18 @@ public final class NSFileAccessIntent: Sendable {
     let writingOptions: NSFileCoordinator.WritingOptions
 
     private init(url: URL, reading: NSFileCoordinator.ReadingOptions = [], writing: NSFileCoordinator.WritingOptions?) {
-        self.url = url
+        current = Locked(url)
         isWriting = writing != nil
         readingOptions = reading
         writingOptions = writing ?? []
+    }
+
+    /// Whether the item is read for uploading, through a snapshot.
+    var isForUploading: Bool { !isWriting && readingOptions.contains(.forUploading) }
+
+    /// Points the accessor at `url` instead, where a snapshot was made.
+    func use(_ url: URL) {
+        current.withLock { $0 = url }
     }
 
     /// An intent to read `url`.

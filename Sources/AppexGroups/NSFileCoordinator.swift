@@ -25,10 +25,10 @@ import AppexSystem
 /// holds and never waits for itself; with another coordinator it can wait forever, as on
 /// Apple's systems.
 ///
-/// File presenters (``NSFilePresenter``) registered in this process hear of its
-/// coordinations as Apple's do (``PresenterRound``): they are asked to save or relinquish
-/// before an access, and told what changed after. Presenters in other processes are not
-/// told yet (docs/app-groups.md, "File presenters").
+/// File presenters (``NSFilePresenter``) hear of the coordinations as Apple's do
+/// (``PresenterRound``): they are asked to save or relinquish before an access, and told
+/// what changed after, those of this process and of the container's other processes
+/// (``PresenterExchange``; docs/app-groups.md, "File presenters").
 public final class NSFileCoordinator {
     /// How a coordinated read proceeds.
     public struct ReadingOptions: OptionSet, Sendable {
@@ -41,6 +41,11 @@ public final class NSFileCoordinator {
         public static let resolvesSymbolicLink = ReadingOptions(rawValue: 1 << 1)
         /// Only metadata that is available at once is read.
         public static let immediatelyAvailableMetadataOnly = ReadingOptions(rawValue: 1 << 2)
+        /// The item is read to be uploaded: a temporary snapshot of it is made under the
+        /// read's claim, which then ends, so a long upload holds up no writer. The accessor
+        /// gets the snapshot, the zip of a folder (`NAME.zip`); it is removed when the
+        /// accessor returns, so open it or move it away first (``UploadSnapshot``).
+        public static let forUploading = ReadingOptions(rawValue: 1 << 3)
     }
 
     /// What a coordinated write intends; each waits for the item as any write does. Use one at a time.
@@ -235,9 +240,25 @@ public final class NSFileCoordinator {
                     round.finish()
                     return accessor(Self.error(CoordinationCancelled(), intents))
                 }
+                let snapshots: [UploadSnapshot]
+                do {
+                    snapshots = try Self.snapshots(for: intents)
+                } catch {
+                    granted.release()
+                    round.finish()
+                    return accessor(Self.error(error, intents))
+                }
+                defer { for snapshot in snapshots { snapshot.remove() } }
+                let endsFirst = Self.endsBeforeAccessor(intents)
+                if endsFirst {
+                    granted.release()
+                    round.finish()
+                }
                 accessor(nil)
-                granted.release()
-                round.finish()
+                if !endsFirst {
+                    granted.release()
+                    round.finish()
+                }
             }
         }
     }
@@ -251,11 +272,48 @@ public final class NSFileCoordinator {
         let isOutermost: Bool
     }
 
-    /// Takes what `intents` need, runs `body`, and lets go; or sets `outError`.
+    /// Takes what `intents` need, runs `body`, and lets go; or sets `outError`. Reads for
+    /// uploading get their snapshots first, and when every intent is one, access ends before
+    /// `body` runs.
     private func coordinate(_ intents: [NSFileAccessIntent], error outError: UnsafeMutablePointer<NSError?>?, _ body: () -> Void) {
         guard let access = access(intents, error: outError) else { return }
-        body()
-        end(access)
+        let snapshots: [UploadSnapshot]
+        do {
+            snapshots = try Self.snapshots(for: intents)
+        } catch {
+            end(access)
+            outError?.pointee = Self.error(error, intents)
+            return
+        }
+        defer { for snapshot in snapshots { snapshot.remove() } }
+        if Self.endsBeforeAccessor(intents) {
+            end(access)
+            body()
+        } else {
+            body()
+            end(access)
+        }
+    }
+
+    /// Makes the snapshot of each read for uploading in `intents`, and points it there; or
+    /// removes those made and throws why one could not be.
+    private static func snapshots(for intents: [NSFileAccessIntent]) throws(UploadSnapshot.Failure) -> [UploadSnapshot] {
+        var made: [UploadSnapshot] = []
+        for intent in intents where intent.isForUploading {
+            do {
+                made.append(try UploadSnapshot(of: intent.url))
+            } catch {
+                for snapshot in made { snapshot.remove() }
+                throw error
+            }
+        }
+        for (intent, snapshot) in zip(intents.filter(\.isForUploading), made) { intent.use(snapshot.url) }
+        return made
+    }
+
+    /// Whether every intent reads for uploading, so access may end before the accessor runs.
+    private static func endsBeforeAccessor(_ intents: [NSFileAccessIntent]) -> Bool {
+        !intents.isEmpty && intents.allSatisfy(\.isForUploading)
     }
 
     /// Takes what `intents` need, adding to what this coordinator holds, and asks their
@@ -327,6 +385,13 @@ public final class NSFileCoordinator {
         }
         let writing = intents.contains(where: \.isWriting)
         let code = (writing ? CocoaError.fileWriteUnknown : .fileReadUnknown).rawValue
+        if let failure = error as? UploadSnapshot.Failure {
+            return NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileReadUnknown.rawValue, userInfo: [
+                NSFilePathErrorKey: failure.item.path,
+                NSLocalizedDescriptionKey: "The coordinated read of \(items) for uploading failed: \(failure).",
+                NSUnderlyingErrorKey: failure.reason,
+            ])
+        }
         if !(error is SystemError) {
             return NSError(domain: NSCocoaErrorDomain, code: code, userInfo: [
                 NSFilePathErrorKey: path,

@@ -158,7 +158,7 @@ final class PresenterRound: @unchecked Sendable {
             }
             send(rest, to: presenter, done: done)
         }
-        nonisolated(unsafe) let queue = presenter.presentedItemOperationQueue
+        let queue = presenter.presentedItemOperationQueue
         let relinquished: @Sendable ((@Sendable () -> Void)?) -> Void = { [self] reacquirer in
             if let reacquirer, answered.isFirstPending {
                 let late = answers.withLock { answers in

@@ -103,14 +103,17 @@ extension FileDescriptor {
     }
 
     /// Copies the whole file, from its start, into a new file at `path`, inside the kernel.
-    /// Only the file's data is copied: its holes stay holes, so a sparse file of a terabyte
-    /// that another process hands over costs the copy no more disk than it cost the sender.
-    /// The length copied is the length the file had when the copy began.
+    /// Where the file system can, the copy shares the file's data until either is written
+    /// (a reflink), and costs no time or disk; elsewhere only the file's data is copied: its
+    /// holes stay holes, so a sparse file of a terabyte that another process hands over
+    /// costs the copy no more disk than it cost the sender. The length copied is the length
+    /// the file had when the copy began.
     ///
     /// The new file is created with mode 0600 and must not exist.
     public func copyContents(toNewFileAt path: String) throws(SystemError) {
         let output = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
         defer { output.close() }
+        if appex_clone_file(output.rawValue, rawValue) == 0 { return }
         let length = off_t(try size())
         let input = rawValue
         // SEEK_DATA moves the offset of the open file, which its sender may share: put it back.

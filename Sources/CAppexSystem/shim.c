@@ -5,11 +5,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/openat2.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -128,6 +130,10 @@ int appex_open_within(int folder, const char *path, int flags) {
         .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
     };
     return (int)syscall(SYS_openat2, folder, path, &how, sizeof(how));
+}
+
+int appex_clone_file(int destination, int source) {
+    return ioctl(destination, FICLONE, source);
 }
 
 int appex_peer_credentials(int socket, pid_t *pid, uid_t *uid, gid_t *gid) {

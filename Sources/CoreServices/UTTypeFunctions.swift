@@ -1,4 +1,5 @@
 import AppexCore
+public import Foundation
 
 // Apple's C functions over type identifiers (UTType.h of MobileCoreServices and CoreServices),
 // each answered by the system graph through `UTType`. Apple deprecated them for `UTType` in
@@ -28,11 +29,16 @@ public let kUTTypeVersionKey: CFString = "UTTypeVersion"
 
 /// Apple's `CFArray` of strings, as these functions return it.
 public typealias CFArray = [CFString]
+/// Apple's `CFDictionary`, toll-free bridged with `NSDictionary` as on Apple's systems, so
+/// `as? [String: Any]` and `as NSDictionary` read as they do there.
+public typealias CFDictionary = NSDictionary
+/// Apple's `CFURL`, bridged with `URL` by `as URL`.
+public typealias CFURL = NSURL
 
 /// A value the caller owns, as Apple's `Unmanaged` of a Core Foundation object that a
 /// "Copy" or "Create" function returns: Swift manages the memory, so both ways to take it
 /// give the value.
-public struct CFOwned<Value: Sendable>: Sendable {
+public struct CFOwned<Value> {
     private let value: Value
 
     init(_ value: Value) {
@@ -46,6 +52,8 @@ public struct CFOwned<Value: Sendable>: Sendable {
     /// Does nothing: Swift manages the memory.
     public func release() {}
 }
+
+extension CFOwned: Sendable where Value: Sendable {}
 
 /// Whether `inUTI` is `inConformsToUTI` or conforms to it.
 public func UTTypeConformsTo(_ inUTI: CFString, _ inConformsToUTI: CFString) -> Bool {
@@ -97,4 +105,32 @@ public func UTTypeCopyAllTagsWithClass(_ inUTI: CFString, _ inTagClass: CFString
 /// The type's description, such as "JPEG image".
 public func UTTypeCopyDescription(_ inUTI: CFString) -> CFOwned<CFString>? {
     UTType(inUTI)?.localizedDescription.map { CFOwned($0) }
+}
+
+/// The type's declaration, as the dictionary an Info.plist's `UTExportedTypeDeclarations`
+/// holds: `kUTTypeIdentifierKey`, `kUTTypeConformsToKey`, `kUTTypeTagSpecificationKey`, and
+/// `kUTTypeDescriptionKey`, `kUTTypeReferenceURLKey` and `kUTTypeVersionKey` where it has
+/// them. `nil` for a type that nobody declares, a dynamic one among them.
+public func UTTypeCopyDeclaration(_ inUTI: CFString) -> CFOwned<CFDictionary>? {
+    guard let declaration = UTType(inUTI)?.declaration else { return nil }
+    var tags: [String: [String]] = [:]
+    if !declaration.filenameExtensions.isEmpty { tags[kUTTagClassFilenameExtension] = declaration.filenameExtensions }
+    if !declaration.mimeTypes.isEmpty { tags[kUTTagClassMIMEType] = declaration.mimeTypes }
+    var entry: [String: Any] = [
+        kUTTypeIdentifierKey: declaration.identifier,
+        kUTTypeConformsToKey: declaration.conformsTo,
+        kUTTypeTagSpecificationKey: tags,
+    ]
+    if let description = declaration.description { entry[kUTTypeDescriptionKey] = description }
+    if let referenceURL = declaration.referenceURL { entry[kUTTypeReferenceURLKey] = referenceURL }
+    if let version = declaration.version { entry[kUTTypeVersionKey] = version }
+    return CFOwned(entry as NSDictionary)
+}
+
+/// The bundle that declares the type. **Differs**: Appex's system types are compiled into
+/// AppexCore rather than kept in a bundle such as Apple's `CoreTypes.bundle`, and a process
+/// knows no other app's declarations, so this is always `nil`, as Apple's is for a type
+/// that nothing declares; read the declaration with ``UTTypeCopyDeclaration(_:)``.
+public func UTTypeCopyDeclaringBundleURL(_ inUTI: CFString) -> CFOwned<CFURL>? {
+    nil
 }

@@ -24,15 +24,6 @@ import Testing
         try FolderCopy(limits: limits ?? self.limits).copy(from: ConfinedFolder(source.path), into: ConfinedFolder(destination.path))
     }
 
-    func failure(_ body: () throws -> Void) -> SystemError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? SystemError
-        }
-    }
-
     @Test func foldersFilesAndLinksAreCopiedAndLeftReadOnly() throws {
         try FileManager.default.createDirectory(at: source.appendingPathComponent("bin"), withIntermediateDirectories: true)
         try Data("#!/bin/sh\n".utf8).write(to: source.appendingPathComponent("bin/tool"))

@@ -65,3 +65,13 @@ struct PythonProgram {
         stdout = output.read
     }
 }
+
+/// The `SystemError` that `body` throws, or nil if it throws none.
+func failure(_ body: () throws -> Void) -> SystemError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as? SystemError
+    }
+}

@@ -176,4 +176,21 @@ import Testing
         let unknown = UTTypeCreatePreferredIdentifierForTag(kUTTagClassFilenameExtension, "nosuchext" as CFString, kUTTypeData)?.takeRetainedValue()
         #expect(unknown.map { UTTypeIsDynamic($0) && !UTTypeIsDeclared($0) } == true, "\(String(describing: unknown))")
     }
+
+    /// `UTTypeCopyDeclaration` gives the dictionary as Apple's does, read the ways code
+    /// written for Apple's systems reads it; the declaring bundle is `nil` (docs/porting.md).
+    @Test func theDeclarationIsADictionaryReadAsOnApple() throws {
+        let declaration = try #require(UTTypeCopyDeclaration(kUTTypePNG)?.takeRetainedValue() as? [String: Any])
+        #expect(declaration[kUTTypeIdentifierKey as String] as? String == "public.png")
+        #expect((declaration[kUTTypeConformsToKey as String] as? [String])?.contains("public.image") == true)
+        let tags = try #require(declaration[kUTTypeTagSpecificationKey as String] as? [String: Any])
+        #expect(tags[kUTTagClassFilenameExtension as String] as? [String] == ["png"])
+        let bridged: NSDictionary? = UTTypeCopyDeclaration(kUTTypePDF)?.takeRetainedValue()
+        #expect(bridged?[kUTTypeIdentifierKey] as? String == "com.adobe.pdf")
+        #expect(UTTypeCopyDeclaration("org.example.nobody-declares" as CFString) == nil)
+        let dynamic = try #require(UTTypeCreatePreferredIdentifierForTag(kUTTagClassFilenameExtension, "nosuchext" as CFString, nil)?.takeRetainedValue())
+        #expect(UTTypeCopyDeclaration(dynamic) == nil)
+        let url: URL? = UTTypeCopyDeclaringBundleURL(kUTTypePNG)?.takeRetainedValue() as URL?
+        #expect(url == nil)
+    }
 }

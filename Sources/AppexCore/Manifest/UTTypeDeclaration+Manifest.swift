@@ -24,6 +24,8 @@ extension UTTypeDeclaration {
             ]),
         ]
         if let description { entry["UTTypeDescription"] = .string(description) }
+        if let referenceURL { entry["UTTypeReferenceURL"] = .string(referenceURL) }
+        if let version { entry["UTTypeVersion"] = .integer(version) }
         return .dictionary(entry)
     }
 }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A uniform type: an identifier such as `public.jpeg`, resolved against a ``UTTypeGraph``.
 ///
 /// Mirrors Apple's `UTType`. A type conforms to its parents and, transitively, to theirs;
@@ -200,6 +202,13 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     ///
     /// Appex has no localizations of its own yet; this is the declared text.
     public var localizedDescription: String? { declaration?.description }
+
+    /// The address of a document that describes the type (`UTTypeReferenceURL`), if its
+    /// declaration gives one. Most types have none; as on Apple's systems, it is not checked.
+    public var referenceURL: URL? { declaration?.referenceURL.flatMap { URL(string: $0) } }
+
+    /// The type's version (`UTTypeVersion`), if its declaration gives one. Most types have none.
+    public var version: Int? { declaration?.version }
 
     /// The identifier, as Apple's `UTType.description` gives it.
     public var description: String { identifier }

@@ -7,6 +7,8 @@ extension UTTypeDeclaration {
     public static let maximumTagCount = 256
     /// The longest identifier or tag, in UTF-8 bytes.
     public static let maximumLength = 255
+    /// The longest `UTTypeReferenceURL`, in UTF-8 bytes.
+    public static let maximumReferenceURLLength = 2048
 
     /// Reads an `UTExportedTypeDeclarations` or `UTImportedTypeDeclarations` array.
     ///
@@ -145,6 +147,24 @@ private struct Reader {
                 declaration.description = text
             } else {
                 fail(.wrongKind, "\(keyPath).UTTypeDescription", "must be a string, not a \(value.kindName)")
+            }
+        }
+        if let value = dictionary["UTTypeReferenceURL"] {
+            let path = "\(keyPath).UTTypeReferenceURL"
+            if let text = value.stringValue, text.utf8.count <= UTTypeDeclaration.maximumReferenceURLLength {
+                declaration.referenceURL = text
+            } else if value.stringValue != nil {
+                fail(.invalidValue, path, "is longer than \(UTTypeDeclaration.maximumReferenceURLLength) bytes; give the address of a page that describes the type")
+            } else {
+                fail(.wrongKind, path, "must be a string, not a \(value.kindName)")
+            }
+        }
+        if let value = dictionary["UTTypeVersion"] {
+            // Apple's lists give it as a number, or a number written as a string.
+            if let number = value.integerValue ?? value.stringValue.flatMap({ Int($0) }) {
+                declaration.version = number
+            } else {
+                fail(.wrongKind, "\(keyPath).UTTypeVersion", "must be a whole number, not \(value.stringValue.map { "\"\($0)\"" } ?? "a \(value.kindName)")")
             }
         }
         if let value = dictionary["UTTypeTagSpecification"] {

@@ -27,6 +27,11 @@ public struct UTTypeDeclaration: Sendable, Hashable {
     public var mimeTypes: [String]
     /// A human-readable description (`UTTypeDescription`).
     public var description: String?
+    /// A document that describes the type, for people (`UTTypeReferenceURL`), as written:
+    /// like Apple, Appex doesn't check it.
+    public var referenceURL: String?
+    /// The type's version (`UTTypeVersion`); most types have none.
+    public var version: Int?
     /// Whether the declaring bundle exports or imports the type. The built-in table is exported.
     public var kind: Kind
 
@@ -37,6 +42,8 @@ public struct UTTypeDeclaration: Sendable, Hashable {
         filenameExtensions: [String] = [],
         mimeTypes: [String] = [],
         description: String? = nil,
+        referenceURL: String? = nil,
+        version: Int? = nil,
         kind: Kind = .exported
     ) {
         self.identifier = identifier
@@ -44,6 +51,8 @@ public struct UTTypeDeclaration: Sendable, Hashable {
         self.filenameExtensions = filenameExtensions
         self.mimeTypes = mimeTypes
         self.description = description
+        self.referenceURL = referenceURL
+        self.version = version
         self.kind = kind
     }
 }

@@ -46,6 +46,11 @@ int appex_open_beneath(int folder, const char *path, int flags, mode_t mode);
 /// a loop.
 int appex_open_within(int folder, const char *path, int flags);
 
+/// Makes `destination` share `source`'s data, copied only where either is later written
+/// (FICLONE, a reflink), on file systems that can (Btrfs, XFS, bcachefs); -1 with errno
+/// EOPNOTSUPP, EXDEV or EINVAL where they can't, and the caller copies.
+int appex_clone_file(int destination, int source);
+
 /// The peer's process, user and group ids, as the kernel recorded them at connect time.
 int appex_peer_credentials(int socket, pid_t *pid, uid_t *uid, gid_t *gid);
 

@@ -64,6 +64,8 @@ struct TypesInfoCommand: ParsableCommand {
         var supertypes: [String]
         var filenameExtensions: [String]
         var mimeTypes: [String]
+        var referenceURL: String?
+        var version: Int?
     }
 
     func run() throws {
@@ -83,7 +85,8 @@ struct TypesInfoCommand: ParsableCommand {
         let info = Description(
             identifier: type.identifier, description: type.localizedDescription, declared: type.isDeclared, dynamic: type.isDynamic,
             conformsTo: declaration?.conformsTo ?? [], supertypes: type.supertypes.map(\.identifier).sorted(),
-            filenameExtensions: type.tags[.filenameExtension] ?? [], mimeTypes: type.tags[.mimeType] ?? []
+            filenameExtensions: type.tags[.filenameExtension] ?? [], mimeTypes: type.tags[.mimeType] ?? [],
+            referenceURL: declaration?.referenceURL, version: declaration?.version
         )
         if json { return try Output.json(info) }
         print(info.identifier + (info.description.map { " (\($0))" } ?? ""))
@@ -92,5 +95,7 @@ struct TypesInfoCommand: ParsableCommand {
         print("  Supertypes:   \(info.supertypes.joined(separator: ", "))")
         print("  Extensions:   \(info.filenameExtensions.joined(separator: ", "))")
         print("  MIME types:   \(info.mimeTypes.joined(separator: ", "))")
+        if let referenceURL = info.referenceURL { print("  Reference:    \(referenceURL)") }
+        if let version = info.version { print("  Version:      \(version)") }
     }
 }

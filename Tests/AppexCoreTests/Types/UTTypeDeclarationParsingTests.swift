@@ -1,4 +1,5 @@
 import AppexCore
+import Foundation
 import Testing
 
 @Suite struct UTTypeDeclarationParsingTests {
@@ -28,8 +29,45 @@ import Testing
             filenameExtensions: ["note", "notes"],
             mimeTypes: ["application/x-example-note"],
             description: "Note",
+            referenceURL: "https://example.com",
             kind: .exported))
         #expect(declarations[1].conformsTo == ["com.example.notes.note"])
+    }
+
+    /// `UTTypeReferenceURL` and `UTTypeVersion` reach `UTType.referenceURL` and `version`,
+    /// and survive the round trip through the registry's stored form.
+    @Test func referenceURLAndVersionAreReadKeptAndReachTheType() throws {
+        let value: PropertyListValue = [
+            ["UTTypeIdentifier": "org.example.score", "UTTypeReferenceURL": "http://www.example.org/score", "UTTypeVersion": 3],
+            ["UTTypeIdentifier": "org.example.part", "UTTypeVersion": "2"],
+        ]
+        let declarations = try UTTypeDeclaration.declarations(from: value, keyPath: "UTExportedTypeDeclarations")
+        #expect(declarations.map(\.version) == [3, 2])
+        #expect(declarations.map(\.referenceURL) == ["http://www.example.org/score", nil])
+        let stored = try UTTypeDeclaration.declarations(from: .array(declarations.map(\.propertyListValue)), keyPath: "stored")
+        #expect(stored == declarations)
+        let graph = UTTypeGraph.system.adding(declarations)
+        let score = try #require(UTType("org.example.score", graph: graph))
+        #expect(score.referenceURL?.host == "www.example.org")
+        #expect(score.version == 3)
+        #expect(UTType("org.example.part", graph: graph)?.referenceURL == nil)
+        #expect(UTType("public.jpeg", graph: graph)?.version == nil)
+    }
+
+    @Test func aReferenceURLOrVersionOfTheWrongKindIsAnErrorAtItsKeyPath() {
+        let value: PropertyListValue = [
+            ["UTTypeIdentifier": "org.example.a", "UTTypeReferenceURL": 7, "UTTypeVersion": "two"],
+            ["UTTypeIdentifier": "org.example.b", "UTTypeReferenceURL": .string("http://example.org/" + String(repeating: "x", count: 3000))],
+        ]
+        let result = UTTypeDeclaration.parse(value, keyPath: "UTExportedTypeDeclarations")
+        #expect(result.declarations.map(\.identifier) == ["org.example.a", "org.example.b"])
+        #expect(result.declarations.allSatisfy { $0.referenceURL == nil && $0.version == nil })
+        #expect(result.errors.map(\.keyPath) == [
+            "UTExportedTypeDeclarations[0].UTTypeReferenceURL", "UTExportedTypeDeclarations[0].UTTypeVersion",
+            "UTExportedTypeDeclarations[1].UTTypeReferenceURL",
+        ])
+        #expect(result.errors[1].description.contains("\"two\""))
+        #expect(result.errors[2].description.contains("2048"))
     }
 
     @Test func kindFollowsTheKeyPath() throws {

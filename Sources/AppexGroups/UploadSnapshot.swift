@@ -1,0 +1,60 @@
+import AppexSystem
+import Foundation
+import Glibc
+
+/// The temporary copy of an item that a read `forUploading` hands its accessor, as Apple's
+/// coordinator makes one: a file is copied (a reflink where the file system can, so it
+/// costs nothing until either is written), a folder is zipped into `NAME.zip`
+/// (``FolderZip``). It is made while the read's claim is held, so it is the item as no
+/// writer has it half written, and it lives in a private folder of the process's temporary
+/// folder until the accessor returns.
+struct UploadSnapshot {
+    /// The copy, or the zip of a folder.
+    let url: URL
+    /// The private folder that holds it, removed with it.
+    private let folder: URL
+
+    /// What a folder's zip may hold: what a zip without ZIP64 can.
+    static let zipLimits = FolderCopy.Limits(files: 65_534, depth: 256, bytes: 4 << 30)
+
+    /// Makes the snapshot of `item`, or throws ``Failure`` and leaves nothing behind.
+    init(of item: URL) throws(Failure) {
+        let name = item.lastPathComponent
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("appex-upload-\(UUID().uuidString)")
+        guard mkdir(folder.path, 0o700) == 0 else {
+            throw Failure(item: item, reason: SystemError("mkdir", subject: folder.path))
+        }
+        do throws(SystemError) {
+            let source = try FileDescriptor.open(item.path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            defer { source.close() }
+            if try source.isDirectory() {
+                url = folder.appendingPathComponent(name + ".zip")
+                let output = try FileDescriptor.open(url.path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
+                defer { output.close() }
+                try FolderZip(limits: Self.zipLimits).write(ConfinedFolder(trusted: item.path), as: name, to: output)
+            } else if try source.isRegularFile() {
+                url = folder.appendingPathComponent(name)
+                try source.copyContents(toNewFileAt: url.path)
+            } else {
+                throw SystemError("snapshot a file or folder", subject: "\(item.path), a device, FIFO or socket,", errno: EINVAL)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw Failure(item: item, reason: error)
+        }
+        self.folder = folder
+    }
+
+    /// Removes the snapshot, wherever the accessor left it in its folder.
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Why no snapshot of an item could be made.
+    struct Failure: Error, CustomStringConvertible {
+        let item: URL
+        let reason: SystemError
+
+        var description: String { "a snapshot of \(item.path) for uploading could not be made: \(reason)" }
+    }
+}
