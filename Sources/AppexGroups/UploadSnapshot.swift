@@ -7,7 +7,8 @@ import Glibc
 /// costs nothing until either is written), a folder is zipped into `NAME.zip`
 /// (``FolderZip``). It is made while the read's claim is held, so it is the item as no
 /// writer has it half written, and it lives in a private folder of the process's temporary
-/// folder until the accessor returns.
+/// folder until the accessor returns. No link is followed, at the item or inside it: another
+/// member of the group may have put them there.
 struct UploadSnapshot {
     /// The copy, or the zip of a folder.
     let url: URL
@@ -25,13 +26,23 @@ struct UploadSnapshot {
             throw Failure(item: item, reason: SystemError("mkdir", subject: folder.path))
         }
         do throws(SystemError) {
-            let source = try FileDescriptor.open(item.path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            // Not through a link: a group member that put one where the item was would have
+            // the app upload what it points to, such as the user's ~/.ssh.
+            let source: FileDescriptor
+            do {
+                source = try FileDescriptor.open(item.path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC)
+            } catch where error.errno == ELOOP {
+                throw SystemError("snapshot, without following it, a symbolic link (read with .resolvesSymbolicLink to upload what it points to)",
+                                  subject: item.path, errno: ELOOP)
+            }
             defer { source.close() }
             if try source.isDirectory() {
                 url = folder.appendingPathComponent(name + ".zip")
                 let output = try FileDescriptor.open(url.path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
                 defer { output.close() }
-                try FolderZip(limits: Self.zipLimits).write(ConfinedFolder(trusted: item.path), as: name, to: output)
+                let tree = try ConfinedFolder(item.path)
+                defer { tree.close() }
+                try FolderZip(limits: Self.zipLimits).write(tree, as: name, to: output)
             } else if try source.isRegularFile() {
                 url = folder.appendingPathComponent(name)
                 try source.copyContents(toNewFileAt: url.path)

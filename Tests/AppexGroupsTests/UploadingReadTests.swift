@@ -109,4 +109,24 @@ import Testing
         NSFileCoordinator().coordinate(writingItemAt: pipe, options: .forDeleting, error: &writeError) { _ in }
         #expect(writeError == nil)
     }
+
+    /// Another member of the group replaces a package the app uploads with a link to the
+    /// user's files: the read for uploading refuses the link rather than zip what it leads
+    /// to. Read with `.resolvesSymbolicLink`, the app chooses to follow it.
+    @Test func aLinkPutWhereTheItemWasIsNotFollowedIntoTheSnapshot() throws {
+        let secrets = try TemporaryDirectory()
+        try Data("private key".utf8).write(to: secrets.url.appendingPathComponent("id_ed25519"))
+        let package = container.url.appendingPathComponent("Trip.notes")
+        try FileManager.default.createSymbolicLink(atPath: package.path, withDestinationPath: secrets.url.path)
+        var error: NSError?
+        var ran = false
+        NSFileCoordinator().coordinate(readingItemAt: package, options: .forUploading, error: &error) { _ in ran = true }
+        #expect(!ran)
+        #expect(error?.localizedDescription.contains("symbolic link") == true, "\(String(describing: error))")
+        var followed: String?
+        NSFileCoordinator().coordinate(readingItemAt: package, options: [.forUploading, .resolvesSymbolicLink], error: &error) { url in
+            followed = url.lastPathComponent
+        }
+        #expect(followed == secrets.url.lastPathComponent + ".zip")
+    }
 }
