@@ -22,8 +22,9 @@ import AppexSystem
 /// The locks are the kernel's, on a lock file at the root of each container, so they hold
 /// between an app and its sandboxed extensions and are dropped when a process dies.
 /// Coordinating again from inside an accessor, with the same coordinator, adds to what it
-/// holds and never waits for itself; with another coordinator it can wait forever, as on
-/// Apple's systems.
+/// holds and never waits for itself; with a coordinator of another ``purposeIdentifier`` it
+/// can wait forever, as on Apple's systems. Coordinations of one purpose in this process
+/// never wait for each other (``PurposeLocks``).
 ///
 /// File presenters (``NSFilePresenter``) hear of the coordinations as Apple's do
 /// (``PresenterRound``): they are asked to save or relinquish before an access, and told
@@ -116,7 +117,8 @@ public final class NSFileCoordinator {
     }
 
     /// What this coordinator's accesses are for: a unique string unless set, shared by the
-    /// coordinators of one presenter. It may be set once, to a string that is not empty, and
+    /// coordinators of one presenter. Accesses of one purpose in this process never wait for
+    /// each other. It may be set once, to a string that is not empty, and
     /// not on a coordinator made for a presenter, as on Apple's systems, where breaking
     /// either rule raises an exception.
     public var purposeIdentifier: String {
@@ -214,8 +216,9 @@ public final class NSFileCoordinator {
         let cancellation = waitBegins()
         nonisolated(unsafe) let coordinator = self
         nonisolated(unsafe) let excluded = filePresenter
+        let purpose = purposeIdentifier
         DispatchQueue.global().async {
-            var locks = CoordinationLocks()
+            var locks = CoordinationLocks(purpose: purpose)
             let round = PresenterRound(intents, excluding: excluded)
             do {
                 try round.relinquish(cancellation: cancellation)
@@ -323,7 +326,7 @@ public final class NSFileCoordinator {
         let cancellation = waitBegins()
         defer { waitEnds(cancellation) }
         let (held, inBatch) = state.withLock { ($0.held, $0.inBatch) }
-        var locks = held ?? CoordinationLocks()
+        var locks = held ?? CoordinationLocks(purpose: purposeIdentifier)
         let round = inBatch ? nil : PresenterRound(intents, excluding: filePresenter)
         do {
             try round?.relinquish(cancellation: cancellation)

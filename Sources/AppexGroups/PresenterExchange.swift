@@ -351,8 +351,14 @@ final class PresenterExchange: @unchecked Sendable {
     private func dropGoneAskers() {
         let pending = state.withLock { $0.pending }
         for (id, ask) in pending where !isAlive(ask.from) {
+            // Ends a wait for this process's presenters, which holds the queue.
             ask.cancellation.cancel()
-            if let gone = state.withLock({ $0.pending.removeValue(forKey: id) }) { gone.round.giveBack() }
+            queue.async { [self] in
+                // The end the asker sent before it ended may not have been read yet: take it
+                // first, with what the access changed, rather than give the items back without.
+                if let inbox = state.withLock({ $0.joined?.inbox }) { handleMail(in: inbox) }
+                if let gone = state.withLock({ $0.pending.removeValue(forKey: id) }) { gone.round.giveBack() }
+            }
         }
     }
 }

@@ -22,6 +22,12 @@ extension FileDescriptor {
         _ = try retrying("fcntl(F_OFD_SETLKW)") { appex_lock_byte(raw, offset, mode == .exclusive ? 1 : 0, 1) }
     }
 
+    /// Lets go of this open file description's lock on the byte at `offset`, if it holds one.
+    public func unlockByte(at offset: Int64) throws(SystemError) {
+        let raw = rawValue
+        _ = try retrying("fcntl(F_OFD_SETLK, F_UNLCK)") { appex_unlock_byte(raw, offset) }
+    }
+
     /// Locks the byte at `offset` if no other open file description holds a conflicting
     /// lock on it; returns false, without waiting, if one does.
     public func tryLockByte(at offset: Int64, _ mode: ByteLockMode) throws(SystemError) -> Bool {

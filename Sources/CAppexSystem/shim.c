@@ -213,6 +213,16 @@ int appex_lock_byte(int fd, int64_t offset, int exclusive, int wait) {
     return fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &lock);
 }
 
+int appex_unlock_byte(int fd, int64_t offset) {
+    struct flock lock = {
+        .l_type = F_UNLCK,
+        .l_whence = SEEK_SET,
+        .l_start = offset,
+        .l_len = 1,
+    };
+    return fcntl(fd, F_OFD_SETLK, &lock);
+}
+
 /// In the child, between fork and exec: only async-signal-safe calls from here on.
 ///
 /// `parentPidfd` is a pidfd for the parent when the child is in a pid namespace of its own,

@@ -160,6 +160,91 @@ import Testing
         #expect(granted.withLock { $0 })
     }
 
+    // MARK: Purposes
+
+    @Test func coordinatorsOfOnePurposeNeverWaitForEachOther() throws {
+        #expect(try accessWhileHolding(.writing(file, purpose: "sync"), then: .writing(file, purpose: "sync")) == ["first in", "second in", "first out"])
+        #expect(try accessWhileHolding(.reading(file, purpose: "sync"), then: .writing(file, purpose: "sync")) == ["first in", "second in", "first out"])
+        #expect(try accessWhileHolding(.writing(file, purpose: "sync"), then: .reading(file, purpose: "sync")) == ["first in", "second in", "first out"])
+        #expect(try accessWhileHolding(.writing(file, purpose: "sync"), then: .writing(file, purpose: "other")) == ["first in", "first out", "second in"])
+    }
+
+    @Test func coordinatorsMadeForOnePresenterShareItsPurposeAndDoNotWaitForEachOther() throws {
+        let presenter = RecordingPresenter(file)
+        let first = NSFileCoordinator(filePresenter: presenter)
+        nonisolated(unsafe) let second = NSFileCoordinator(filePresenter: presenter)
+        #expect(first.purposeIdentifier == second.purposeIdentifier)
+        var error: NSError?
+        var inner = false
+        let file = file
+        first.coordinate(writingItemAt: file, error: &error) { _ in
+            let nested = BackgroundWork { () -> Bool in
+                var error: NSError?
+                var ran = false
+                second.coordinate(writingItemAt: file, error: &error) { _ in ran = true }
+                return ran
+            }
+            inner = nested.value(within: 10) == true
+        }
+        #expect(error == nil)
+        #expect(inner, "the second coordinator wrote while the first held the write")
+    }
+
+    /// Another purpose waits until every access of the purpose has ended, however the
+    /// purpose's accesses overlapped: two reads, and a read that a write of the purpose
+    /// made stronger.
+    @Test func anotherPurposeWaitsForEveryAccessOfThePurpose() throws {
+        let firstRead = HeldAccess(.reading(file, purpose: "sync"))
+        let secondRead = HeldAccess(.reading(file, purpose: "sync"))
+        #expect(firstRead.isIn(within: 10) && secondRead.isIn(within: 10))
+        let writer = HeldAccess(.writing(file, purpose: "other"))
+        #expect(!writer.isIn(within: 0.3))
+        firstRead.end()
+        #expect(!writer.isIn(within: 0.3), "one read of the purpose still holds the file")
+        secondRead.end()
+        #expect(writer.isIn(within: 10))
+        writer.end()
+
+        let read = HeldAccess(.reading(file, purpose: "sync"))
+        let write = HeldAccess(.writing(file, purpose: "sync"))
+        #expect(read.isIn(within: 10) && write.isIn(within: 10))
+        read.end()
+        let reader = HeldAccess(.reading(file, purpose: "other"))
+        #expect(!reader.isIn(within: 0.3), "the purpose still writes")
+        write.end()
+        #expect(reader.isIn(within: 10))
+        reader.end()
+    }
+
+    /// A coordination of the purpose that gave up waiting for a byte leaves nothing locked
+    /// once the byte comes, though another access keeps the purpose's lock file open.
+    @Test func aCancelledWaitOfAPurposeLeavesNoLockBehind() throws {
+        let other = container.url.appendingPathComponent("other.txt")
+        let keeper = HeldAccess(.reading(other, purpose: "sync"))
+        #expect(keeper.isIn(within: 10))
+        let holder = HeldAccess(.writing(file, purpose: "holder"))
+        #expect(holder.isIn(within: 10))
+        nonisolated(unsafe) let coordinator = NSFileCoordinator()
+        coordinator.purposeIdentifier = "sync"
+        let file = file
+        let waiting = BackgroundWork { () -> Int in
+            var error: NSError?
+            coordinator.coordinate(writingItemAt: file, error: &error) { _ in }
+            return error?.code ?? 0
+        }
+        // Until it has begun to wait, there is nothing to cancel.
+        for _ in 0..<200 where !waiting.hasEnded {
+            coordinator.cancel()
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(waiting.value(within: 10) == CocoaError.userCancelled.rawValue)
+        holder.end()
+        let third = HeldAccess(.writing(file, purpose: "third"))
+        #expect(third.isIn(within: 10), "the cancelled wait's lock did not stay")
+        third.end()
+        keeper.end()
+    }
+
     // MARK: Failures
 
     @Test func aRootWhoseLockCantBeOpenedIsAnErrorAndTheAccessorDoesNotRun() throws {
@@ -181,16 +266,51 @@ import Testing
 
     /// One side of a coordination.
     enum Access {
-        case reading(URL)
-        case writing(URL)
+        case reading(URL, purpose: String? = nil)
+        case writing(URL, purpose: String? = nil)
 
         func coordinate(_ body: @escaping () -> Void) {
             var error: NSError?
+            let coordinator = NSFileCoordinator()
             switch self {
-            case .reading(let url): NSFileCoordinator().coordinate(readingItemAt: url, error: &error) { _ in body() }
-            case .writing(let url): NSFileCoordinator().coordinate(writingItemAt: url, error: &error) { _ in body() }
+            case .reading(let url, let purpose):
+                if let purpose { coordinator.purposeIdentifier = purpose }
+                coordinator.coordinate(readingItemAt: url, error: &error) { _ in body() }
+            case .writing(let url, let purpose):
+                if let purpose { coordinator.purposeIdentifier = purpose }
+                coordinator.coordinate(writingItemAt: url, error: &error) { _ in body() }
             }
             #expect(error == nil)
+        }
+    }
+
+    /// An access begun on a thread of its own, held until ``end()``.
+    final class HeldAccess: Sendable {
+        private let entered = DispatchSemaphore(value: 0)
+        private let leave = DispatchSemaphore(value: 0)
+        private let left = DispatchSemaphore(value: 0)
+
+        init(_ access: Access) {
+            Thread { [self] in
+                access.coordinate {
+                    self.entered.signal()
+                    self.leave.wait()
+                }
+                left.signal()
+            }.start()
+        }
+
+        /// Whether its accessor runs within `seconds`.
+        func isIn(within seconds: Double) -> Bool {
+            guard entered.wait(timeout: .now() + seconds) == .success else { return false }
+            entered.signal()
+            return true
+        }
+
+        /// Lets its accessor return, and waits for the access to end.
+        func end() {
+            leave.signal()
+            _ = left.wait(timeout: .now() + 30)
         }
     }
 

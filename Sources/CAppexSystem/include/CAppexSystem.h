@@ -91,6 +91,9 @@ int appex_is_sealed_against_shrinking(int fd);
 /// fails with EAGAIN (or EACCES) while another description holds a conflicting lock.
 int appex_lock_byte(int fd, int64_t offset, int exclusive, int wait);
 
+/// Lets go of the open file description's lock on the byte at `offset`, if it holds one.
+int appex_unlock_byte(int fd, int64_t offset);
+
 /// The namespaces appex_sandbox's `namespaces` may name: the CLONE_NEW* flags of <sched.h>,
 /// which Swift's Glibc module doesn't show.
 enum {
