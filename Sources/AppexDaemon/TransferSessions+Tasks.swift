@@ -38,7 +38,7 @@ extension TransferSessions {
         let resourceTimeout = create.resourceTimeoutMilliseconds == 0 ? TransferTask.defaultResourceTimeout : TimeInterval(create.resourceTimeoutMilliseconds) / 1000
         let task = TransferTask(id: id, appIdentifier: key.app, sessionIdentifier: key.session, groupIdentifier: attachment.group,
                                 owner: attachment.bundle.identifier, kind: kind, request: request, bodyFile: bodyFile, destination: destination,
-                                resourceTimeout: resourceTimeout)
+                                resourceTimeout: resourceTimeout, sendsLaunchEvents: !create.sendsNoLaunchEvents)
         let stored: TransferTask
         do {
             stored = try registry.addTransfer(task)

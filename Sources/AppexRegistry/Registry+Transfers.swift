@@ -20,11 +20,11 @@ extension Registry {
             let request = try JSONEncoder().encode(task.request)
             try db.execute(sql: """
                 INSERT INTO transferTask (id, appIdentifier, sessionIdentifier, taskIdentifier, groupIdentifier, owner, kind, request,
-                    bodyFile, destination, state, createdAt, resourceDeadline)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    bodyFile, destination, state, createdAt, resourceDeadline, sendsLaunchEvents)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [stored.id.uuidString, stored.appIdentifier, stored.sessionIdentifier, stored.taskIdentifier, stored.groupIdentifier,
                                  stored.owner, stored.kind.rawValue, request, stored.bodyFile?.path, stored.destination?.path,
-                                 stored.state.rawValue, stored.createdAt, stored.resourceDeadline])
+                                 stored.state.rawValue, stored.createdAt, stored.resourceDeadline, stored.sendsLaunchEvents])
             // As read back: the database keeps times to the millisecond.
             return try Row.fetchOne(db, sql: "SELECT * FROM transferTask WHERE id = ?", arguments: [stored.id.uuidString]).map(Self.transferTask) ?? stored
         }
@@ -161,13 +161,15 @@ extension Registry {
         }
     }
 
-    /// The sessions that have events not yet acknowledged, each with its app and the number
-    /// of its newest event: whose apps appexd wakes.
+    /// The sessions that have events not yet acknowledged, of tasks made while the session
+    /// sent launch events, each with its app and the number of its newest such event: whose
+    /// apps appexd wakes.
     public func sessionsWithTransferEvents() throws(RegistryError) -> [(appIdentifier: String, session: String, newest: Int64)] {
         try read("read the sessions with events") { db in
             try Row.fetchAll(db, sql: """
                 SELECT t.appIdentifier, t.sessionIdentifier, MAX(e.sequence) AS newest FROM transferEvent e
-                JOIN transferTask t ON t.id = e.taskID GROUP BY t.appIdentifier, t.sessionIdentifier ORDER BY newest
+                JOIN transferTask t ON t.id = e.taskID WHERE t.sendsLaunchEvents
+                GROUP BY t.appIdentifier, t.sessionIdentifier ORDER BY newest
                 """).map { row in (row["appIdentifier"], row["sessionIdentifier"], row["newest"]) }
         }
     }
@@ -206,6 +208,7 @@ extension Registry {
             bodyFile: (row["bodyFile"] as String?).map { URL(fileURLWithPath: $0) },
             destination: (row["destination"] as String?).map { URL(fileURLWithPath: $0) }, createdAt: row["createdAt"])
         task.resourceDeadline = row["resourceDeadline"]
+        task.sendsLaunchEvents = row["sendsLaunchEvents"]
         task.state = state
         task.attempts = row["attempts"]
         task.notBefore = row["notBefore"]

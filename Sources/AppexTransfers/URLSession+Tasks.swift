@@ -34,7 +34,8 @@ extension URLSession {
         let create = TransferCreate(call: 0, sessionIdentifier: identifier, kind: task is URLSessionUploadTask ? "upload" : "download",
                                     url: url.absoluteString, method: request.httpMethod ?? "GET", headers: headers(of: request),
                                     timeoutMilliseconds: Self.milliseconds(min(request.timeoutInterval, configuration.timeoutIntervalForRequest)),
-                                    resourceTimeoutMilliseconds: Self.milliseconds(configuration.timeoutIntervalForResource))
+                                    resourceTimeoutMilliseconds: Self.milliseconds(configuration.timeoutIntervalForResource),
+                                    sendsNoLaunchEvents: !configuration.sessionSendsLaunchEvents)
         do throws(ErrorInfo) {
             let answer = try link.call(needing: WireVersion.transfers, { call in
                 var message = create

@@ -78,6 +78,31 @@ import Testing
         #expect(try String(contentsOf: log, encoding: .utf8).components(separatedBy: "woken for").count == 2, "woken once")
     }
 
+    /// `sessionSendsLaunchEvents = false`: the app is not launched for the session's events,
+    /// which wait until a process of the app makes the session. Before, appexd launched it.
+    @Test func aSessionThatSendsNoLaunchEventsHasItsEventsWaitUnlaunched() async throws {
+        let app = try installApp()
+        let file = try makeFile(bytes: 200_000)
+        server.script("/upload/quiet", [.hold(after: 0)])
+        let environment = world.test.environment.merging(["HELPER_NO_LAUNCH_EVENTS": "1"]) { $1 }
+        let made = try await CommandRunner(executable: app, environment: environment)
+            .run(["transfer-upload", Self.session, Self.group, server.url("/upload/quiet").absoluteString, file.path])
+        #expect(made.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("progress ") } == ["created 1"], "\(made.standardError)")
+        server.release("/upload/quiet")
+        let registry = try Registry(home: world.test.home)
+        let evented = await eventually(seconds: 30) {
+            (try? registry.transferEvents(appIdentifier: "com.example.grouped", session: Self.session).isEmpty) == false
+        }
+        try #require(evented, "\(world.transfersLog)")
+        #expect(try registry.transfers(session: Self.session).first?.sendsLaunchEvents == false)
+        // appexd looks for apps to wake when an event comes; give it time to, wrongly.
+        try await Task.sleep(for: .seconds(2))
+        let log = world.test.scratch.appendingPathComponent("wake.log")
+        #expect(!FileManager.default.fileExists(atPath: log.path), "launched: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let events = try await run(app, ["transfer-events", Self.session, Self.group])
+        #expect(events.standardOutput.contains("event completed 1 completed 201"), "the events waited: \(events.standardOutput) \(events.standardError)")
+    }
+
     @Test func theAttachedProcessHearsItsTaskComplete() async throws {
         let app = try installApp()
         let file = try makeFile(bytes: 100_000)

@@ -105,10 +105,13 @@ public struct TransferTask: Sendable, Hashable {
     public var createdAt: Date
     /// When the task fails however far it got (`timeoutIntervalForResource`).
     public var resourceDeadline: Date
+    /// Whether the task's events launch the app when no process of it has the session
+    /// (`sessionSendsLaunchEvents`).
+    public var sendsLaunchEvents: Bool
 
     public init(id: UUID = UUID(), appIdentifier: String, sessionIdentifier: String, taskIdentifier: Int = 0, groupIdentifier: String,
                 owner: String, kind: Kind, request: Request, bodyFile: URL? = nil, destination: URL? = nil, createdAt: Date = Date(),
-                resourceTimeout: TimeInterval = TransferTask.defaultResourceTimeout) {
+                resourceTimeout: TimeInterval = TransferTask.defaultResourceTimeout, sendsLaunchEvents: Bool = true) {
         self.id = id
         self.appIdentifier = appIdentifier
         self.sessionIdentifier = sessionIdentifier
@@ -127,6 +130,7 @@ public struct TransferTask: Sendable, Hashable {
         bytesExpectedToReceive = -1
         self.createdAt = createdAt
         resourceDeadline = createdAt.addingTimeInterval(resourceTimeout)
+        self.sendsLaunchEvents = sendsLaunchEvents
     }
 
     /// Apple's `timeoutIntervalForResource` default: 7 days.

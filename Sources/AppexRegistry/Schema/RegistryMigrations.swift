@@ -191,6 +191,12 @@ enum RegistryMigrations {
                 table.add(column: "debuggerWait", .text)
             }
         }
+        migrator.registerMigration("v10: transfers that launch no app") { db in
+            // 0 where the session's sessionSendsLaunchEvents was false.
+            try db.alter(table: "transferTask") { table in
+                table.add(column: "sendsLaunchEvents", .boolean).notNull().defaults(to: true)
+            }
+        }
         return migrator
     }
 }

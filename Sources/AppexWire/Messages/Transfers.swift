@@ -75,9 +75,11 @@ public struct TransferCreate: ProtoMessage, Hashable {
     public var timeoutMilliseconds: UInt64
     /// `timeoutIntervalForResource`, in milliseconds; 0 for the default.
     public var resourceTimeoutMilliseconds: UInt64
+    /// `sessionSendsLaunchEvents` set to false: the task's events never launch the app.
+    public var sendsNoLaunchEvents: Bool
 
     public init(call: UInt64, sessionIdentifier: String, kind: String, url: String, method: String, headers: [TransferHeader] = [],
-                timeoutMilliseconds: UInt64 = 0, resourceTimeoutMilliseconds: UInt64 = 0) {
+                timeoutMilliseconds: UInt64 = 0, resourceTimeoutMilliseconds: UInt64 = 0, sendsNoLaunchEvents: Bool = false) {
         self.call = call
         self.sessionIdentifier = sessionIdentifier
         self.kind = kind
@@ -86,6 +88,7 @@ public struct TransferCreate: ProtoMessage, Hashable {
         self.headers = headers
         self.timeoutMilliseconds = timeoutMilliseconds
         self.resourceTimeoutMilliseconds = resourceTimeoutMilliseconds
+        self.sendsNoLaunchEvents = sendsNoLaunchEvents
     }
 
     public func encode(to writer: inout ProtoWriter) {
@@ -97,6 +100,7 @@ public struct TransferCreate: ProtoMessage, Hashable {
         writer.messages(6, headers)
         writer.uint(7, timeoutMilliseconds)
         writer.uint(8, resourceTimeoutMilliseconds)
+        writer.bool(9, sendsNoLaunchEvents)
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -111,6 +115,7 @@ public struct TransferCreate: ProtoMessage, Hashable {
             case 6: headers.append(try reader.message(field))
             case 7: timeoutMilliseconds = try reader.uint(field)
             case 8: resourceTimeoutMilliseconds = try reader.uint(field)
+            case 9: sendsNoLaunchEvents = try reader.bool(field)
             default: try reader.skip(field)
             }
         }

@@ -77,10 +77,12 @@ final class PrintingDelegate: URLSessionDownloadDelegate {
     }
 }
 
-/// The session `identifier`, in `group`, with a printing delegate.
+/// The session `identifier`, in `group`, with a printing delegate; `HELPER_NO_LAUNCH_EVENTS`
+/// set turns `sessionSendsLaunchEvents` off.
 func backgroundSession(_ identifier: String, _ group: String) -> (URLSession, PrintingDelegate) {
     let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
     configuration.sharedContainerIdentifier = group
+    if ProcessInfo.processInfo.environment["HELPER_NO_LAUNCH_EVENTS"] != nil { configuration.sessionSendsLaunchEvents = false }
     let delegate = PrintingDelegate()
     return (URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil), delegate)
 }
