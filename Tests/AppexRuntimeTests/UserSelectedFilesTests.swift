@@ -144,7 +144,8 @@ final class UserSelectedFilesTests {
         let asked = ContinuousClock.now
         async let refused = client.request(never, on: started.sessionID, items: pick)
         try await client.answerLoad(on: started.sessionID, with: line)
-        #expect(Self.text(of: try await refused) == "refused: request \(never) is not running in \(FaultWorld.identifier("attempts"))")
+        let answer = Self.text(of: try await refused)
+        #expect(answer == "refused: request \(never) is not running in \(FaultWorld.identifier("attempts"))")
         #expect(ContinuousClock.now - asked >= .seconds(10), "appexd waited its grace for the RequestBegun before refusing")
     }
 
