@@ -138,8 +138,9 @@ final class UserSelectedFilesTests {
         try await answerPick(on: client, with: [PickedFile(slot: 0, filename: "picked notes.txt", typeIdentifier: "public.plain-text")],
                              descriptors: [file])
         #expect(Self.text(of: try await waited)?.hasPrefix("picked picked notes.txt: picked by the user") == true)
-        try client.daemon.send(.endRequest(RequestReference(late)))
 
+        // The late request ends only afterwards: a process with no request appexd knows of is
+        // idle, and would be ended about when the grace ends, racing the refusal.
         let never = UUID()
         let asked = ContinuousClock.now
         async let refused = client.request(never, on: started.sessionID, items: pick)
@@ -147,6 +148,7 @@ final class UserSelectedFilesTests {
         let answer = Self.text(of: try await refused)
         #expect(answer == "refused: request \(never) is not running in \(FaultWorld.identifier("attempts"))")
         #expect(ContinuousClock.now - asked >= .seconds(10), "appexd waited its grace for the RequestBegun before refusing")
+        try client.daemon.send(.endRequest(RequestReference(late)))
     }
 
     /// One wait at a time for each process: a second ask for a request appexd hasn't heard
