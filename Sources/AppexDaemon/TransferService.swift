@@ -3,7 +3,8 @@ import ServiceLifecycle
 /// Keeps the transfers' process running while the registry has transfers to perform, and
 /// wakes the apps whose sessions have events for them (both checked at appexd's start and
 /// every `checkInterval` after), and tells the processes attached to background sessions
-/// how their tasks stand, every `pollInterval` while any is attached.
+/// how their tasks stand, every `pollInterval` while any is attached. Each check also lets go
+/// of the downloads' kept bytes whose resume data expired.
 /// The transfers' process itself goes on when appexd shuts down.
 struct TransferService: Service {
     let sessions: TransferSessions
@@ -18,6 +19,7 @@ struct TransferService: Service {
                 if lastCheck.map({ ContinuousClock.now - $0 >= checkInterval }) ?? true {
                     sessions.transfers.startIfNeeded()
                     sessions.wakeApps()
+                    sessions.expireResumeData()
                     lastCheck = .now
                 }
                 if sessions.hasAttachments {

@@ -40,11 +40,15 @@ extension TransferSessions {
                                 owner: attachment.bundle.identifier, kind: kind, request: request, bodyFile: bodyFile, destination: destination,
                                 resourceTimeout: resourceTimeout, sendsLaunchEvents: !create.sendsNoLaunchEvents)
         let stored: TransferTask
-        do {
-            stored = try registry.addTransfer(task)
-        } catch {
-            if let bodyFile { try? FileManager.default.removeItem(at: bodyFile) }
-            throw AppexErrorDomain.runtimeError(2, "the task could not be stored: \(error)")
+        if !create.resumesTask.isEmpty {
+            stored = try resume(task, from: create.resumesTask)
+        } else {
+            do {
+                stored = try registry.addTransfer(task)
+            } catch {
+                if let bodyFile { try? FileManager.default.removeItem(at: bodyFile) }
+                throw AppexErrorDomain.runtimeError(2, "the task could not be stored: \(error)")
+            }
         }
         let info = TransferTaskInfo(stored)
         attachments.withLock { $0[key]?.told[id] = info }
@@ -52,8 +56,37 @@ extension TransferSessions {
         return info
     }
 
+    /// Makes `task`, a download, from the resume data naming `kept`: it takes over that
+    /// ended download's request and kept bytes, whose `.partial` file becomes its own. The
+    /// registry refuses resume data of another app, another group, or used or expired.
+    private func resume(_ task: TransferTask, from kept: String) throws(ErrorInfo) -> TransferTask {
+        guard task.kind == .download, let keptID = UUID(uuidString: kept) else {
+            throw Self.refusal("the resume data is damaged: it names no download", recovery: "Pass the resume data a download's cancellation or failure gave, unchanged.")
+        }
+        let (stored, old): (TransferTask, TransferTask)
+        do {
+            (stored, old) = try registry.addResumedTransfer(task, from: keptID)
+        } catch {
+            throw Self.refusal(error.message, recovery: error.hint.map { $0.prefix(1).uppercased() + $0.dropFirst() + "." } ?? "")
+        }
+        // Both lie in the group's Transfers folder, which extensions write: renamed without
+        // following a link. Bytes that went meanwhile make the download start over.
+        if let from = old.partialFile, let to = stored.partialFile, from.deletingLastPathComponent() == to.deletingLastPathComponent(),
+           let folder = ConfinedFolder.relativePath(of: from.deletingLastPathComponent().path, below: home.groupsDirectory.path) {
+            do throws(SystemError) {
+                let transfers = try ConfinedFolder(home.groupsDirectory.path).folder(folder)
+                defer { transfers.close() }
+                try transfers.rename(from.lastPathComponent, to: to.lastPathComponent)
+            } catch {
+                DaemonLog.write(line: "appexd: the kept bytes of download \(old.id) could not be resumed, so \(stored.id) starts over: \(error)")
+            }
+        }
+        return stored
+    }
+
     /// Cancels the task `cancel` names (`URLSessionTask.cancel()`): it ends as cancelled once,
-    /// a download's kept bytes go, and the transfers' process stops its attempt. A task that
+    /// a download's kept bytes go, unless `cancel(byProducingResumeData:)` keeps them for a
+    /// download that may resume, and the transfers' process stops its attempt. A task that
     /// had ended stays as it ended.
     func cancel(_ cancel: TransferCancel, by caller: Caller) throws(ErrorInfo) -> TransferTaskInfo {
         let (key, _) = try attachment(of: caller, to: cancel.sessionIdentifier)
@@ -61,12 +94,32 @@ extension TransferSessions {
         guard let task = tasks.first(where: { $0.taskIdentifier == Int(clamping: cancel.taskIdentifier) }) else {
             throw Self.refusal("background session \(key.session) of \(key.app) has no task \(cancel.taskIdentifier)")
         }
-        let ended = try read { () throws(RegistryError) in try registry.finishTransfer(task.id, .cancelled, failure: .cancelled) }
+        let keeps = cancel.producesResumeData && task.mayResume && keptBytes(of: task) > 0
+        let until = keeps ? Date().addingTimeInterval(TransferTask.resumeDataLifetime) : nil
+        let ended = try read { () throws(RegistryError) in try registry.finishTransfer(task.id, .cancelled, failure: .cancelled, resumableUntil: until) }
         if ended {
-            if let partial = task.partialFile { ConfinedFolder.removeFile(atPath: partial.path, below: home.groupsDirectory.path) }
+            if !keeps, let partial = task.partialFile { ConfinedFolder.removeFile(atPath: partial.path, below: home.groupsDirectory.path) }
             transfers.wake()
         }
         return TransferTaskInfo(try read { () throws(RegistryError) in try registry.transfer(task.id) } ?? task)
+    }
+
+    /// The bytes a download keeps in its `.partial` file; 0 for an upload, or if the file
+    /// can't be reached without following a link.
+    private func keptBytes(of task: TransferTask) -> Int64 {
+        guard let partial = task.partialFile,
+              let folder = ConfinedFolder.relativePath(of: partial.deletingLastPathComponent().path, below: home.groupsDirectory.path),
+              let transfers = try? ConfinedFolder(home.groupsDirectory.path).folder(folder) else { return 0 }
+        defer { transfers.close() }
+        return transfers.sizeOfFile(partial.lastPathComponent) ?? 0
+    }
+
+    /// Lets go of the kept bytes whose resume data expired, removing their files.
+    func expireResumeData() {
+        guard let expired = try? registry.expireResumeData() else { return }
+        for task in expired {
+            if let partial = task.partialFile { ConfinedFolder.removeFile(atPath: partial.path, below: home.groupsDirectory.path) }
+        }
     }
 
     /// Forgets the events `acknowledge` says were delivered, with the files they handed over:

@@ -9,6 +9,7 @@ extension TransferTaskInfo {
                   method: task.request.method, state: task.state.rawValue, bytesSent: task.bytesSent,
                   bytesExpectedToSend: task.bytesExpectedToSend, bytesReceived: task.bytesReceived,
                   bytesExpectedToReceive: task.bytesExpectedToReceive, statusCode: task.statusCode ?? 0, error: task.error ?? "",
-                  errorCode: task.errorCode?.rawValue ?? 0, owner: task.owner)
+                  errorCode: task.errorCode?.rawValue ?? 0, owner: task.owner, resumable: task.resumableUntil != nil,
+                  resumedAtOffset: task.resumedAtOffset ?? -1)
     }
 }

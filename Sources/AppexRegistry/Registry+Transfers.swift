@@ -9,25 +9,31 @@ extension Registry {
     /// stored (its times to the millisecond). The session's app must be installed.
     public func addTransfer(_ task: TransferTask) throws(RegistryError) -> TransferTask {
         try write("add a \(task.kind.rawValue) task to session \(task.sessionIdentifier)", bumpsGeneration: false) { db in
-            guard try String.fetchOne(db, sql: "SELECT bundleIdentifier FROM app WHERE bundleIdentifier = ?", arguments: [task.appIdentifier]) != nil else {
-                throw RegistryError(.notInstalled, "no app \(task.appIdentifier) is installed to own session \(task.sessionIdentifier)",
-                                    hint: "a session belongs to the containing app of the process that makes it")
-            }
-            var stored = task
-            stored.taskIdentifier = 1 + (try Int.fetchOne(db, sql: """
-                SELECT MAX(taskIdentifier) FROM transferTask WHERE appIdentifier = ? AND sessionIdentifier = ?
-                """, arguments: [task.appIdentifier, task.sessionIdentifier]) ?? 0)
-            let request = try JSONEncoder().encode(task.request)
-            try db.execute(sql: """
-                INSERT INTO transferTask (id, appIdentifier, sessionIdentifier, taskIdentifier, groupIdentifier, owner, kind, request,
-                    bodyFile, destination, state, createdAt, resourceDeadline, sendsLaunchEvents)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [stored.id.uuidString, stored.appIdentifier, stored.sessionIdentifier, stored.taskIdentifier, stored.groupIdentifier,
-                                 stored.owner, stored.kind.rawValue, request, stored.bodyFile?.path, stored.destination?.path,
-                                 stored.state.rawValue, stored.createdAt, stored.resourceDeadline, stored.sendsLaunchEvents])
-            // As read back: the database keeps times to the millisecond.
-            return try Row.fetchOne(db, sql: "SELECT * FROM transferTask WHERE id = ?", arguments: [stored.id.uuidString]).map(Self.transferTask) ?? stored
+            try Self.insertTransfer(db, task)
         }
+    }
+
+    /// Inserts `task`, numbered after its session's last, and reads it back as stored.
+    static func insertTransfer(_ db: Database, _ task: TransferTask) throws -> TransferTask {
+        guard try String.fetchOne(db, sql: "SELECT bundleIdentifier FROM app WHERE bundleIdentifier = ?", arguments: [task.appIdentifier]) != nil else {
+            throw RegistryError(.notInstalled, "no app \(task.appIdentifier) is installed to own session \(task.sessionIdentifier)",
+                                hint: "a session belongs to the containing app of the process that makes it")
+        }
+        var stored = task
+        stored.taskIdentifier = 1 + (try Int.fetchOne(db, sql: """
+            SELECT MAX(taskIdentifier) FROM transferTask WHERE appIdentifier = ? AND sessionIdentifier = ?
+            """, arguments: [task.appIdentifier, task.sessionIdentifier]) ?? 0)
+        let request = try JSONEncoder().encode(task.request)
+        try db.execute(sql: """
+            INSERT INTO transferTask (id, appIdentifier, sessionIdentifier, taskIdentifier, groupIdentifier, owner, kind, request,
+                bodyFile, destination, state, createdAt, resourceDeadline, sendsLaunchEvents, validator, bytesReceived, resumesFrom)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [stored.id.uuidString, stored.appIdentifier, stored.sessionIdentifier, stored.taskIdentifier, stored.groupIdentifier,
+                             stored.owner, stored.kind.rawValue, request, stored.bodyFile?.path, stored.destination?.path,
+                             stored.state.rawValue, stored.createdAt, stored.resourceDeadline, stored.sendsLaunchEvents,
+                             stored.validator, stored.bytesReceived, stored.resumesFrom?.uuidString])
+        // As read back: the database keeps times to the millisecond.
+        return try Row.fetchOne(db, sql: "SELECT * FROM transferTask WHERE id = ?", arguments: [stored.id.uuidString]).map(Self.transferTask) ?? stored
     }
 
     /// The task `id`, or nil if there is none (never made, or its app uninstalled).
@@ -92,10 +98,11 @@ extension Registry {
     public func recordTransferProgress(_ id: UUID, of task: TransferTask) throws(RegistryError) {
         try write("record transfer \(id)'s progress", bumpsGeneration: false) { db in
             try db.execute(sql: """
-                UPDATE transferTask SET bytesSent = ?, bytesExpectedToSend = ?, bytesReceived = ?, bytesExpectedToReceive = ?, validator = ?
+                UPDATE transferTask SET bytesSent = ?, bytesExpectedToSend = ?, bytesReceived = ?, bytesExpectedToReceive = ?, validator = ?,
+                    resumedAtOffset = COALESCE(resumedAtOffset, ?)
                 WHERE id = ? AND state = 'running'
                 """, arguments: [task.bytesSent, task.bytesExpectedToSend, task.bytesReceived, task.bytesExpectedToReceive, task.validator,
-                                 id.uuidString])
+                                 task.resumedAtOffset, id.uuidString])
         }
     }
 
@@ -111,17 +118,18 @@ extension Registry {
     }
 
     /// Ends the task `id` in `state`, with the server's answer or the failure, and writes its
-    /// events (a download's file first, then its completion), in one transaction. Returns
-    /// false, writing nothing, if it had already ended: a task ends once.
+    /// events (a download's file first, then its completion), in one transaction. A download
+    /// that ends without its file may keep its bytes for its resume data until
+    /// `resumableUntil`. Returns false, writing nothing, if it had already ended: a task ends once.
     @discardableResult
     public func finishTransfer(_ id: UUID, _ state: TransferTask.State, statusCode: Int? = nil, failure: TransferFailure? = nil,
-                               downloadedTo location: URL? = nil, at now: Date = Date()) throws(RegistryError) -> Bool {
+                               downloadedTo location: URL? = nil, resumableUntil: Date? = nil, at now: Date = Date()) throws(RegistryError) -> Bool {
         precondition(state.isFinal, "a task ends completed, failed or cancelled")
         return try write("end transfer \(id)", bumpsGeneration: false) { db in
             try db.execute(sql: """
-                UPDATE transferTask SET state = ?, statusCode = COALESCE(?, statusCode), error = ?, errorCode = ?, notBefore = NULL
+                UPDATE transferTask SET state = ?, statusCode = COALESCE(?, statusCode), error = ?, errorCode = ?, notBefore = NULL, resumableUntil = ?
                 WHERE id = ? AND state IN ('waiting', 'running')
-                """, arguments: [state.rawValue, statusCode, failure?.reason, failure?.code.rawValue, id.uuidString])
+                """, arguments: [state.rawValue, statusCode, failure?.reason, failure?.code.rawValue, resumableUntil, id.uuidString])
             guard db.changesCount == 1 else { return false }
             if let location {
                 try db.execute(sql: "INSERT INTO transferEvent (taskID, kind, location, createdAt) VALUES (?, 'finishedDownloading', ?, ?)",
@@ -184,16 +192,22 @@ extension Registry {
                 DELETE FROM transferEvent WHERE sequence <= ?3 AND taskID IN
                     (SELECT id FROM transferTask WHERE appIdentifier = ?1 AND sessionIdentifier = ?2)
                 """, arguments: [appIdentifier, session, sequence])
-            try db.execute(sql: """
-                DELETE FROM transferTask WHERE appIdentifier = ?1 AND sessionIdentifier = ?2
-                    AND state IN ('completed', 'failed', 'cancelled')
-                    AND NOT EXISTS (SELECT 1 FROM transferEvent WHERE transferEvent.taskID = transferTask.id)
-                    AND taskIdentifier < (SELECT MAX(taskIdentifier) FROM transferTask WHERE appIdentifier = ?1 AND sessionIdentifier = ?2)
-                """, arguments: [appIdentifier, session])
+            try Self.forgetDoneTransfers(db, appIdentifier: appIdentifier, session: session)
         }
     }
 
-    private static func transferTask(_ row: Row) throws -> TransferTask {
+    /// Removes one session's ended tasks that nothing needs: their events acknowledged, no
+    /// bytes kept for resume data, and not the session's last, which numbers the next.
+    static func forgetDoneTransfers(_ db: Database, appIdentifier: String, session: String) throws {
+        try db.execute(sql: """
+            DELETE FROM transferTask WHERE appIdentifier = ?1 AND sessionIdentifier = ?2
+                AND state IN ('completed', 'failed', 'cancelled') AND resumableUntil IS NULL
+                AND NOT EXISTS (SELECT 1 FROM transferEvent WHERE transferEvent.taskID = transferTask.id)
+                AND taskIdentifier < (SELECT MAX(taskIdentifier) FROM transferTask WHERE appIdentifier = ?1 AND sessionIdentifier = ?2)
+            """, arguments: [appIdentifier, session])
+    }
+
+    static func transferTask(_ row: Row) throws -> TransferTask {
         // A row this code didn't write is refused, rather than read as some other task.
         guard let id = UUID(uuidString: row["id"]), let kind = TransferTask.Kind(rawValue: row["kind"]),
               let state = TransferTask.State(rawValue: row["state"])
@@ -209,6 +223,9 @@ extension Registry {
             destination: (row["destination"] as String?).map { URL(fileURLWithPath: $0) }, createdAt: row["createdAt"])
         task.resourceDeadline = row["resourceDeadline"]
         task.sendsLaunchEvents = row["sendsLaunchEvents"]
+        task.resumableUntil = row["resumableUntil"]
+        task.resumesFrom = (row["resumesFrom"] as String?).flatMap(UUID.init(uuidString:))
+        task.resumedAtOffset = row["resumedAtOffset"]
         task.state = state
         task.attempts = row["attempts"]
         task.notBefore = row["notBefore"]

@@ -50,6 +50,13 @@ struct PartialDownload {
         folder.sizeOfFile(partialName) ?? 0
     }
 
+    /// The bytes kept, the folder opened to count them; 0 if it can't be.
+    func keptBytes() -> Int64 {
+        guard let folder = try? openFolder() else { return 0 }
+        defer { folder.close() }
+        return keptBytes(in: folder)
+    }
+
     /// Opens the file to write: from its end to resume, or emptied to start over.
     func open(in folder: ConfinedFolder, resuming: Bool) throws(TransferFailure) -> AppexSystem.FileDescriptor {
         do {

@@ -142,6 +142,8 @@ struct TransferAttempt: Sendable {
             task.bytesReceived = start
             task.bytesExpectedToReceive = length
             task.validator = response.headers.first(name: "ETag") ?? response.headers.first(name: "Last-Modified")
+            // didResumeAtOffset: where a download made from resume data went on from, once.
+            if task.resumesFrom != nil, task.resumedAtOffset == nil { task.resumedAtOffset = start }
         }
         // The validator must outlive this process, or what is kept can't be resumed.
         live.record()

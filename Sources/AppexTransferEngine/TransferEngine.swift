@@ -142,7 +142,9 @@ public actor TransferEngine {
     private func startRunnable() throws(RegistryError) -> Date? {
         let now = Date()
         let (ready, next) = try registry.runnableTransfers(at: now)
-        for task in ready where running[task.id] == nil && running.count < policy.concurrentTransfers {
+        // A download made from resume data waits while the attempt it took the bytes of ends.
+        for task in ready where running[task.id] == nil && task.resumesFrom.map({ running[$0] == nil }) ?? true
+            && running.count < policy.concurrentTransfers {
             if now >= task.resourceDeadline {
                 try end(task, .failed, Self.resourceTimeout(task))
                 notify(task.id)
@@ -190,7 +192,11 @@ public actor TransferEngine {
             case .impossible(let failure):
                 try end(task, .failed, failure)
             case .interrupted(.cancelled):
-                PartialDownload(task, below: downloadsFolder)?.discard()
+                // Unless cancel(byProducingResumeData:) kept them. Bytes another task took
+                // were renamed away: nothing of them is left at this task's name.
+                if try registry.transfer(id)?.resumableUntil == nil {
+                    PartialDownload(task, below: downloadsFolder)?.discard()
+                }
             case .interrupted(.stalled(let timeout)):
                 try retryOrFail(task, TransferFailure(.timedOut, "no byte came or went for \(Self.describe(timeout)) (the request's timeout)"), retryAfter: nil)
             case .interrupted(.resourceTimeout):
@@ -218,10 +224,14 @@ public actor TransferEngine {
         }
     }
 
-    /// Ends `task` without an answer; a download's kept bytes go.
+    /// Ends `task` without an answer. A download's kept bytes go, unless it may resume:
+    /// then they wait for its resume data, as `URLSession` gives a failed download's.
     private func end(_ task: TransferTask, _ state: TransferTask.State, _ failure: TransferFailure) throws(RegistryError) {
-        try registry.finishTransfer(task.id, state, failure: failure)
-        PartialDownload(task, below: downloadsFolder)?.discard()
+        let file = PartialDownload(task, below: downloadsFolder)
+        let keeps = task.mayResume && (file?.keptBytes() ?? 0) > 0
+        try registry.finishTransfer(task.id, state, failure: failure,
+                                    resumableUntil: keeps ? Date().addingTimeInterval(TransferTask.resumeDataLifetime) : nil)
+        if !keeps { file?.discard() }
     }
 
     /// Tells the observer how task `id` stands now.

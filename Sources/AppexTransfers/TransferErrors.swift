@@ -13,15 +13,19 @@ enum TransferErrors {
         return NSError(domain: info.domain, code: info.code, userInfo: userInfo)
     }
 
-    /// Why a task ended without the server's answer, or nil if it has one.
+    /// Why a task ended without the server's answer, or nil if it has one; with its resume
+    /// data, if it is a download that may resume.
     static func completion(of info: TransferTaskInfo) -> (any Error)? {
+        var userInfo: [String: Any] = [:]
+        if let resumeData = TransferResumeData(info) { userInfo[NSURLSessionDownloadTaskResumeData] = resumeData.data }
         switch info.state {
         case "cancelled":
-            return URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "the task was cancelled"])
+            userInfo[NSLocalizedDescriptionKey] = "the task was cancelled"
+            return URLError(.cancelled, userInfo: userInfo)
         case "failed":
             // The code URLSession would give, and appexd's reason, which says more.
-            return URLError(URLError.Code(rawValue: info.errorCode) ?? .unknown,
-                            userInfo: [NSLocalizedDescriptionKey: info.error.isEmpty ? "the task failed" : info.error])
+            userInfo[NSLocalizedDescriptionKey] = info.error.isEmpty ? "the task failed" : info.error
+            return URLError(URLError.Code(rawValue: info.errorCode) ?? .unknown, userInfo: userInfo)
         default:
             return nil
         }

@@ -95,6 +95,11 @@ extension URLSession {
     }
 
     private func report(progressOf task: URLSessionTask, _ info: TransferTaskInfo) {
+        if let download = task as? URLSessionDownloadTask, let offset = download.resumed(info) {
+            tell((any URLSessionDownloadDelegate).self) { [self] delegate in
+                delegate.urlSession(self, downloadTask: download, didResumeAtOffset: offset, expectedTotalBytes: info.bytesExpectedToReceive)
+            }
+        }
         let (sent, received) = task.apply(info)
         if sent > 0 {
             tell((any URLSessionTaskDelegate).self) { [self] delegate in

@@ -19,6 +19,10 @@ extension URLSession {
         guard starts else { return }
         if let unusable = state.withLock({ $0.unusable }) { return fail(task, unusable) }
         guard let link, let request = task.originalRequest, let url = request.url else {
+            if task is URLSessionDownloadTask, task.originalRequest == nil {
+                return fail(task, TransferErrors.unusable(.cannotDecodeRawData, "the resume data is damaged: it is not what a download's cancellation or failure gave",
+                                                          recovery: "Pass the resume data unchanged, or download the file again."))
+            }
             return fail(task, TransferErrors.unusable(.badURL, "the task has no URL", recovery: "Make the task with a request that has one."))
         }
         var body: FileDescriptor?
@@ -35,7 +39,7 @@ extension URLSession {
                                     url: url.absoluteString, method: request.httpMethod ?? "GET", headers: headers(of: request),
                                     timeoutMilliseconds: Self.milliseconds(min(request.timeoutInterval, configuration.timeoutIntervalForRequest)),
                                     resourceTimeoutMilliseconds: Self.milliseconds(configuration.timeoutIntervalForResource),
-                                    sendsNoLaunchEvents: !configuration.sessionSendsLaunchEvents)
+                                    sendsNoLaunchEvents: !configuration.sessionSendsLaunchEvents, resumesTask: task.resumeData?.task ?? "")
         do throws(ErrorInfo) {
             let answer = try link.call(needing: WireVersion.transfers, { call in
                 var message = create
@@ -58,8 +62,9 @@ extension URLSession {
     }
 
     /// Asks appexd to cancel `task`; its cancellation arrives as its completion. A task
-    /// not resumed yet completes at once.
-    func cancel(_ task: URLSessionTask) {
+    /// not resumed yet completes at once. With `resumeData`, a download that may resume
+    /// keeps its bytes, and `resumeData` gets the data to resume it from (nil otherwise).
+    func cancel(_ task: URLSessionTask, producingResumeData resumeData: (@Sendable (Data?) -> Void)? = nil) {
         let was = task.status.withLock { status -> URLSessionTask.State in
             defer { if status.state == .running { status.state = .canceling } }
             return status.state
@@ -67,19 +72,24 @@ extension URLSession {
         switch was {
         case .suspended:
             fail(task, URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "the task was cancelled before it was resumed"]))
+            resumeData?(nil)
         case .running:
-            let cancel = TransferCancel(call: 0, sessionIdentifier: identifier, taskIdentifier: UInt64(task.taskIdentifier))
+            let cancel = TransferCancel(call: 0, sessionIdentifier: identifier, taskIdentifier: UInt64(task.taskIdentifier),
+                                        producesResumeData: resumeData != nil)
             // Not on the caller's thread: Apple's cancel returns at once, and it may be called
             // from a delegate method, on the queue that delivers the cancellation.
             DispatchQueue.global().async { [link] in
-                _ = try? link?.call(needing: WireVersion.transfers) { call in
+                let answer = try? link?.call(needing: WireVersion.transfers) { call in
                     var message = cancel
                     message.call = call
                     return .transferCancel(message)
                 }
+                guard let resumeData else { return }
+                guard case .transferTaskResult(let result) = answer else { return resumeData(nil) }
+                resumeData(TransferResumeData(result.task)?.data)
             }
         case .canceling, .completed:
-            break
+            resumeData?(nil)
         }
     }
 

@@ -105,6 +105,15 @@ open class URLSession: @unchecked Sendable {
         URLSessionDownloadTask(session: self, request: request)
     }
 
+    /// A download that goes on from a cancelled or failed one's `resumeData`, suspended until
+    /// resumed; its delegate hears `didResumeAtOffset` once the server answers. Resume data
+    /// that is damaged, used already, expired, or another app's makes a task that completes
+    /// with the reason when resumed.
+    open func downloadTask(withResumeData resumeData: Data) -> URLSessionDownloadTask {
+        let decoded = TransferResumeData(resumeData)
+        return URLSessionDownloadTask(session: self, request: decoded.map { URLRequest(url: $0.url) }, resumeData: decoded)
+    }
+
     /// The tasks that have not completed, those this process made and those it found when
     /// it attached, given to `completionHandler` on the delegate queue.
     open func getAllTasks(completionHandler: @escaping @Sendable ([URLSessionTask]) -> Void) {

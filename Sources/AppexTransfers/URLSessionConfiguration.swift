@@ -68,8 +68,8 @@ open class URLSessionConfiguration: @unchecked Sendable {
 
     // MARK: Apple's flags, kept as set
 
-    /// Whether the app is woken for the session's events (true by default). appexd wakes the
-    /// app for a background session's events whatever its value.
+    /// Whether the app is launched for the session's events (true by default). Set to false,
+    /// the events of the tasks made meanwhile wait until a process of the app makes the session.
     public var sessionSendsLaunchEvents: Bool {
         get { self[\.sessionSendsLaunchEvents] }
         set { self[\.sessionSendsLaunchEvents] = newValue }

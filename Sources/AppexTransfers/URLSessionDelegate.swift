@@ -34,6 +34,11 @@ public protocol URLSessionDownloadDelegate: URLSessionTaskDelegate {
     /// A download's body went on: `bytesWritten` more since the last call.
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
                     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64)
+
+    /// A download made from resume data was answered: it goes on from `fileOffset`, the
+    /// bytes kept, or from 0 if the server would not resume; `expectedTotalBytes` is the
+    /// whole file's length, or ``NSURLSessionTransferSizeUnknown``.
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64, expectedTotalBytes: Int64)
 }
 
 extension URLSessionDelegate {
@@ -50,4 +55,6 @@ extension URLSessionTaskDelegate {
 extension URLSessionDownloadDelegate {
     public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
                            totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {}
+    public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
+                           expectedTotalBytes: Int64) {}
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import AppexWire
 import AppexLocking
 
@@ -24,6 +24,8 @@ open class URLSessionTask: @unchecked Sendable {
         var countOfBytesReceived: Int64 = 0
         var countOfBytesExpectedToReceive: Int64 = -1
         var taskDescription: String?
+        /// Whether the delegate has heard where a download made from resume data went on from.
+        var toldResumed = false
     }
 
     /// The request as it was given.
@@ -32,12 +34,15 @@ open class URLSessionTask: @unchecked Sendable {
     public let session: URLSession
     /// An upload's file.
     let file: URL?
+    /// A download's resume data, which it was made from.
+    let resumeData: TransferResumeData?
     let status: Locked<Status>
 
-    init(session: URLSession, request: URLRequest?, file: URL? = nil) {
+    init(session: URLSession, request: URLRequest?, file: URL? = nil, resumeData: TransferResumeData? = nil) {
         self.session = session
         originalRequest = request
         self.file = file
+        self.resumeData = resumeData
         status = Locked(Status())
     }
 
@@ -126,4 +131,31 @@ open class URLSessionUploadTask: URLSessionTask, @unchecked Sendable {}
 
 /// A background task that writes the answer's body to a file in the group's container, as
 /// `URLSessionDownloadTask`.
-open class URLSessionDownloadTask: URLSessionTask, @unchecked Sendable {}
+open class URLSessionDownloadTask: URLSessionTask, @unchecked Sendable {
+    /// Cancels the download, as ``cancel()`` does, and gives `completionHandler`, on no
+    /// particular queue, its resume data if it may resume: a `GET` whose server gave an ETag
+    /// or Last-Modified, with bytes kept. appexd keeps them for 7 days; nil otherwise.
+    open func cancel(byProducingResumeData completionHandler: @escaping @Sendable (Data?) -> Void) {
+        session.cancel(self, producingResumeData: completionHandler)
+    }
+
+    /// Cancels the download, and returns its resume data if it may resume.
+    open func cancelByProducingResumeData() async -> Data? {
+        await withCheckedContinuation { continuation in
+            cancel { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Where a download made from resume data went on from, the first time appexd says:
+    /// the bytes kept, or 0 if the server started over. The count received is set there, so
+    /// that the bytes written are counted from it.
+    func resumed(_ info: TransferTaskInfo) -> Int64? {
+        guard info.resumedAtOffset >= 0 else { return nil }
+        return status.withLock { status in
+            guard !status.toldResumed else { return nil }
+            status.toldResumed = true
+            status.countOfBytesReceived = info.resumedAtOffset
+            return info.resumedAtOffset
+        }
+    }
+}

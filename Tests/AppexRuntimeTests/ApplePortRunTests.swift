@@ -4,6 +4,7 @@ import AppexGroups
 import AppexHost
 import AppexItems
 import AppexShare
+import AppexTestServer
 import AppexTesting
 import AppexToday
 import Foundation
@@ -93,6 +94,29 @@ import Testing
             "viewWillDisappear", "viewDidDisappear", "didSelectPost",
         ])
         await host.finish()
+    }
+
+    /// The Share port's Post hands its text to a background session written as Apple's
+    /// "Performing Uploads and Downloads" writes it, with `import AppexKit` alone: the request
+    /// ends, and appexd's transfers process uploads the file to the server.
+    @Test func theSharePortsBackgroundUploadReachesTheServer() async throws {
+        let server = try await LoopbackHTTPServer.start()
+        let host = try await host()
+        let shared = try host.groupDefaults(Self.group)
+        shared.set(server.url("/posts").absoluteString, forKey: "uploadURL")
+        let item = NSExtensionItem()
+        item.attributedContentText = NSAttributedString(string: "Uploaded in the background")
+        let session = try await ComposeSession.begin(try await host.extension(Self.share), items: [item])
+        _ = try #require(await session.sheet(within: .seconds(30)), "no sheet")
+        try session.send(.post)
+        let outcome = await session.outcome()
+        #expect(outcome.items?.first?.attributedContentText?.string == "Uploaded in the background", "\(outcome)")
+        let body = Data("Uploaded in the background".utf8)
+        #expect(await eventually(seconds: 60) { server.uploads(at: "/posts").contains { $0.carries(body) } },
+                "the server took the text: \(server.uploads(at: "/posts")), \(server.seen)")
+        shared.removeObject(forKey: "uploadURL")
+        await host.finish()
+        await server.stop()
     }
 
     // MARK: UserDefaults(suiteName: "group.…")

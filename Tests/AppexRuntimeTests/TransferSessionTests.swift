@@ -245,8 +245,19 @@ import Testing
         return try Registry(home: world.test.home).install(appAt: try app.write(), options: options).executableURL
     }
 
-    func run(_ executable: URL, _ arguments: [String]) async throws -> CommandRunner.Result {
-        try await CommandRunner(executable: executable, environment: world.test.environment).run(arguments)
+    func run(_ executable: URL, _ arguments: [String], adding environment: [String: String] = [:]) async throws -> CommandRunner.Result {
+        try await CommandRunner(executable: executable, environment: world.test.environment.merging(environment) { $1 }).run(arguments)
+    }
+
+    /// `run`, again while appexd still says the session is in use by the process before,
+    /// which has exited (see ``outputOnceFree(of:_:)``).
+    func runOnceFree(_ executable: URL, _ arguments: [String], adding environment: [String: String] = [:]) async throws -> CommandRunner.Result {
+        var result = try await run(executable, arguments, adding: environment)
+        for _ in 0..<100 where result.standardOutput.contains("one process at a time may be attached") {
+            try await Task.sleep(for: .milliseconds(100))
+            result = try await run(executable, arguments, adding: environment)
+        }
+        return result
     }
 
     /// What `executable` prints with `arguments`, waited for here: for `eventually`.

@@ -108,6 +108,14 @@ public struct TransferTask: Sendable, Hashable {
     /// Whether the task's events launch the app when no process of it has the session
     /// (`sessionSendsLaunchEvents`).
     public var sendsLaunchEvents: Bool
+    /// An ended download's kept bytes wait to be resumed until then (its resume data); nil
+    /// if they went, or another task took them.
+    public var resumableUntil: Date?
+    /// The ended download whose kept bytes this one took, made from its resume data.
+    public var resumesFrom: UUID?
+    /// Where this task, made from resume data, went on from: the bytes kept if the server
+    /// resumed, 0 if it started over; nil until its first answer.
+    public var resumedAtOffset: Int64?
 
     public init(id: UUID = UUID(), appIdentifier: String, sessionIdentifier: String, taskIdentifier: Int = 0, groupIdentifier: String,
                 owner: String, kind: Kind, request: Request, bodyFile: URL? = nil, destination: URL? = nil, createdAt: Date = Date(),
@@ -135,6 +143,15 @@ public struct TransferTask: Sendable, Hashable {
 
     /// Apple's `timeoutIntervalForResource` default: 7 days.
     public static let defaultResourceTimeout: TimeInterval = 7 * 24 * 3600
+
+    /// How long an ended download's kept bytes wait for its resume data to be used: 7 days.
+    public static let resumeDataLifetime: TimeInterval = 7 * 24 * 3600
+
+    /// Whether its kept bytes could be resumed, as Apple's systems decide: a GET whose
+    /// server gave an ETag or Last-Modified.
+    public var mayResume: Bool {
+        kind == .download && request.method.uppercased() == "GET" && validator != nil
+    }
 
     /// A download's file until it is complete.
     public var partialFile: URL? {

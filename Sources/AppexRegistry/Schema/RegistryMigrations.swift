@@ -197,6 +197,16 @@ enum RegistryMigrations {
                 table.add(column: "sendsLaunchEvents", .boolean).notNull().defaults(to: true)
             }
         }
+        migrator.registerMigration("v11: resume data") { db in
+            try db.alter(table: "transferTask") { table in
+                // An ended download whose kept bytes wait for its resume data, until then.
+                table.add(column: "resumableUntil", .datetime)
+                // The ended download whose kept bytes this task took.
+                table.add(column: "resumesFrom", .text)
+                // Where a task made from resume data went on from, once answered.
+                table.add(column: "resumedAtOffset", .integer)
+            }
+        }
         return migrator
     }
 }

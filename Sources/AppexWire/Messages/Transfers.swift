@@ -77,9 +77,14 @@ public struct TransferCreate: ProtoMessage, Hashable {
     public var resourceTimeoutMilliseconds: UInt64
     /// `sessionSendsLaunchEvents` set to false: the task's events never launch the app.
     public var sendsNoLaunchEvents: Bool
+    /// A download made from resume data: the id of the ended download whose kept bytes it
+    /// takes over, with its request (`url`, `method` and `headers` are then not used); empty
+    /// for any other task.
+    public var resumesTask: String
 
     public init(call: UInt64, sessionIdentifier: String, kind: String, url: String, method: String, headers: [TransferHeader] = [],
-                timeoutMilliseconds: UInt64 = 0, resourceTimeoutMilliseconds: UInt64 = 0, sendsNoLaunchEvents: Bool = false) {
+                timeoutMilliseconds: UInt64 = 0, resourceTimeoutMilliseconds: UInt64 = 0, sendsNoLaunchEvents: Bool = false,
+                resumesTask: String = "") {
         self.call = call
         self.sessionIdentifier = sessionIdentifier
         self.kind = kind
@@ -89,6 +94,7 @@ public struct TransferCreate: ProtoMessage, Hashable {
         self.timeoutMilliseconds = timeoutMilliseconds
         self.resourceTimeoutMilliseconds = resourceTimeoutMilliseconds
         self.sendsNoLaunchEvents = sendsNoLaunchEvents
+        self.resumesTask = resumesTask
     }
 
     public func encode(to writer: inout ProtoWriter) {
@@ -101,6 +107,7 @@ public struct TransferCreate: ProtoMessage, Hashable {
         writer.uint(7, timeoutMilliseconds)
         writer.uint(8, resourceTimeoutMilliseconds)
         writer.bool(9, sendsNoLaunchEvents)
+        writer.string(10, resumesTask)
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -116,6 +123,7 @@ public struct TransferCreate: ProtoMessage, Hashable {
             case 7: timeoutMilliseconds = try reader.uint(field)
             case 8: resourceTimeoutMilliseconds = try reader.uint(field)
             case 9: sendsNoLaunchEvents = try reader.bool(field)
+            case 10: resumesTask = try reader.string(field)
             default: try reader.skip(field)
             }
         }
@@ -186,17 +194,22 @@ public struct TransferCancel: ProtoMessage, Hashable {
     public var call: UInt64
     public var sessionIdentifier: String
     public var taskIdentifier: UInt64
+    /// `cancel(byProducingResumeData:)`: a download that may resume keeps its bytes for its
+    /// resume data, and the answer says so.
+    public var producesResumeData: Bool
 
-    public init(call: UInt64, sessionIdentifier: String, taskIdentifier: UInt64) {
+    public init(call: UInt64, sessionIdentifier: String, taskIdentifier: UInt64, producesResumeData: Bool = false) {
         self.call = call
         self.sessionIdentifier = sessionIdentifier
         self.taskIdentifier = taskIdentifier
+        self.producesResumeData = producesResumeData
     }
 
     public func encode(to writer: inout ProtoWriter) {
         writer.uint(1, call)
         writer.string(2, sessionIdentifier)
         writer.uint(3, taskIdentifier)
+        writer.bool(4, producesResumeData)
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -206,6 +219,7 @@ public struct TransferCancel: ProtoMessage, Hashable {
             case 1: call = try reader.uint(field)
             case 2: sessionIdentifier = try reader.string(field)
             case 3: taskIdentifier = try reader.uint(field)
+            case 4: producesResumeData = try reader.bool(field)
             default: try reader.skip(field)
             }
         }
@@ -330,10 +344,16 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
     public var errorCode: Int
     /// The bundle that made the task.
     public var owner: String
+    /// An ended download whose kept bytes wait for its resume data.
+    public var resumable: Bool
+    /// Where a download made from resume data went on from once answered: the bytes kept, or
+    /// 0 if it started over; -1 until then, and for every other task.
+    public var resumedAtOffset: Int64
 
     public init(taskIdentifier: UInt64, id: String, kind: String, url: String, method: String, state: String,
                 bytesSent: Int64 = 0, bytesExpectedToSend: Int64 = -1, bytesReceived: Int64 = 0, bytesExpectedToReceive: Int64 = -1,
-                statusCode: Int = 0, error: String = "", errorCode: Int = 0, owner: String = "") {
+                statusCode: Int = 0, error: String = "", errorCode: Int = 0, owner: String = "", resumable: Bool = false,
+                resumedAtOffset: Int64 = -1) {
         self.taskIdentifier = taskIdentifier
         self.id = id
         self.kind = kind
@@ -348,6 +368,8 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
         self.error = error
         self.errorCode = errorCode
         self.owner = owner
+        self.resumable = resumable
+        self.resumedAtOffset = resumedAtOffset
     }
 
     public func encode(to writer: inout ProtoWriter) {
@@ -365,6 +387,8 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
         writer.string(12, error)
         writer.string(13, owner)
         writer.sint(14, Int64(errorCode))
+        writer.bool(15, resumable)
+        if resumedAtOffset >= 0 { writer.sint(16, resumedAtOffset, always: true) }
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -385,6 +409,8 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
             case 12: error = try reader.string(field)
             case 13: owner = try reader.string(field)
             case 14: errorCode = Int(try reader.sint(field))
+            case 15: resumable = try reader.bool(field)
+            case 16: resumedAtOffset = max(try reader.sint(field), -1)
             default: try reader.skip(field)
             }
         }

@@ -8,7 +8,9 @@ import Foundation
 import Glibc
 
 /// The background-session commands' delegate: prints each event as a line, and lets the
-/// command wait for the moment it waits for.
+/// command wait for the moment it waits for. A download's file is copied to
+/// `HELPER_KEEP_DOWNLOAD`, and a failed download's resume data written to `HELPER_RESUME_DATA`,
+/// where they are set.
 final class PrintingDelegate: URLSessionDownloadDelegate {
     private let moments = Locked<Set<String>>([])
     private let changed = DispatchSemaphore(value: 0)
@@ -34,11 +36,19 @@ final class PrintingDelegate: URLSessionDownloadDelegate {
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
                     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
         say("progress \(downloadTask.taskIdentifier) wrote \(bytesWritten), \(totalBytesWritten) of \(totalBytesExpectedToWrite)")
+        reached("wrote")
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64, expectedTotalBytes: Int64) {
+        say("resumed \(downloadTask.taskIdentifier) at \(fileOffset) of \(expectedTotalBytes)")
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
         let status = (downloadTask.response as? HTTPURLResponse)?.statusCode ?? 0
         let bytes = (try? Data(contentsOf: location).count) ?? -1
+        if let keep = ProcessInfo.processInfo.environment["HELPER_KEEP_DOWNLOAD"] {
+            try? FileManager.default.copyItem(at: location, to: URL(fileURLWithPath: keep))
+        }
         say("event finishedDownloading \(downloadTask.taskIdentifier) status \(status) at \(location.path) holding \(bytes) bytes")
     }
 
@@ -53,7 +63,11 @@ final class PrintingDelegate: URLSessionDownloadDelegate {
         case let error as URLError where error.code == .cancelled: "cancelled"
         case let error?: "failed \((error as NSError).code)"
         }
-        say("event completed \(task.taskIdentifier) \(outcome) \(status)")
+        let resumeData = (error as? URLError)?.downloadTaskResumeData
+        if let resumeData, let path = ProcessInfo.processInfo.environment["HELPER_RESUME_DATA"] {
+            try? resumeData.write(to: URL(fileURLWithPath: path))
+        }
+        say("event completed \(task.taskIdentifier) \(outcome) \(status)" + (resumeData == nil ? "" : " resumable"))
         reached("completed")
     }
 
@@ -136,13 +150,47 @@ func transferTask(_ kind: String, _ identifier: String, _ group: String, _ url: 
     }
     say("created \(task.taskIdentifier)")
     if next == "cancel" { task.cancel() }
-    if next == "wait" || next == "cancel" {
+    if next == "cancel-resumable", let download = task as? URLSessionDownloadTask {
+        guard delegate.wait(for: "wrote") else {
+            say("no bytes within 60 s")
+            exit(1)
+        }
+        let given = DispatchSemaphore(value: 0)
+        download.cancel { resumeData in
+            say(resumeData == nil ? "no resume data" : "resume data")
+            if let resumeData, let path = ProcessInfo.processInfo.environment["HELPER_RESUME_DATA"] {
+                try? resumeData.write(to: URL(fileURLWithPath: path))
+            }
+            given.signal()
+        }
+        given.wait()
+    }
+    if next == "wait" || next?.hasPrefix("cancel") == true {
         guard delegate.wait(for: "completed") else {
             say("no completion within 60 s")
             exit(1)
         }
         finish(session, delegate)
     }
+}
+
+/// `transfer-resume SESSION GROUP FILE`: makes a download from the resume data in FILE with
+/// `downloadTask(withResumeData:)`, prints "created N" (or the refusal), and its progress and
+/// events until it completes.
+func transferResume(_ identifier: String, _ group: String, _ file: String) {
+    let (session, delegate) = backgroundSession(identifier, group)
+    let task = session.downloadTask(withResumeData: (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data())
+    task.resume()
+    guard task.taskIdentifier > 0 else {
+        _ = delegate.wait(for: "completed") // the refusal exits
+        exit(1)
+    }
+    say("created \(task.taskIdentifier)")
+    guard delegate.wait(for: "completed") else {
+        say("no completion within 60 s")
+        exit(1)
+    }
+    finish(session, delegate)
 }
 
 /// `transfer-tasks SESSION GROUP`: attaches, prints "tasks" and each unfinished task as

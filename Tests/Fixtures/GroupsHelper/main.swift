@@ -33,7 +33,12 @@
 //                                         "created N", and exits; with `wait` prints its progress and events
 //                                         until it completes, with `cancel` cancels it first; HELPER_HEADER,
 //                                         "NAME:VALUE" percent-encoded, adds a header field
-//   transfer-download SESSION GROUP URL [wait|cancel]  the same for a download of URL
+//   transfer-download SESSION GROUP URL [wait|cancel|cancel-resumable]  the same for a download of URL;
+//                                         `cancel-resumable` waits for its first bytes, and cancels it with
+//                                         cancel(byProducingResumeData:), printing "resume data" or "no resume data";
+//                                         resume data, given or in an error, goes to HELPER_RESUME_DATA
+//   transfer-resume SESSION GROUP FILE    makes and resumes a download from the resume data in FILE, and prints
+//                                         its progress and events until it completes
 //   transfer-events SESSION GROUP         prints the events that waited for the session, then "finished
 //                                         events", and detaches once they are acknowledged
 //   transfer-tasks SESSION GROUP          prints "tasks" and " N PATH" for each unfinished task, and exits
@@ -180,6 +185,8 @@ case ("transfer-upload", 5), ("transfer-upload", 6):
     transferTask("upload", arguments[1], arguments[2], arguments[3], file: arguments[4], then: arguments.count == 6 ? arguments[5] : nil)
 case ("transfer-download", 4), ("transfer-download", 5):
     transferTask("download", arguments[1], arguments[2], arguments[3], file: nil, then: arguments.count == 5 ? arguments[4] : nil)
+case ("transfer-resume", 4):
+    transferResume(arguments[1], arguments[2], arguments[3])
 case ("transfer-events", 3):
     transferEvents(arguments[1], arguments[2])
 case ("transfer-tasks", 3):

@@ -3,8 +3,10 @@ import Foundation
 import Social
 
 // A Share extension in the shape of Xcode's template, with a placeholder, a character
-// count and an account row; Post loads the shared link and sends it on with the text. It
-// keeps the view's life, as it ran, in the group's defaults.
+// count and an account row; Post loads the shared link and sends it on with the text, and
+// uploads the text in a background session, as Apple's "Performing Uploads and Downloads"
+// does, when the app has said where. It keeps the view's life, as it ran, in the group's
+// defaults.
 class ShareViewController: SLComposeServiceViewController {
     let limit = 280
     var account = "Personal"
@@ -54,6 +56,7 @@ class ShareViewController: SLComposeServiceViewController {
     override func didSelectPost() {
         ShareViewController.record("didSelectPost")
         let text: String = contentText
+        upload(text)
         let context = self.extensionContext!
         let items = context.inputItems as? [NSExtensionItem] ?? []
         guard let provider = items.flatMap({ $0.attachments ?? [] }).first(where: { $0.canLoadObject(ofClass: URL.self) }) else {
@@ -62,6 +65,28 @@ class ShareViewController: SLComposeServiceViewController {
         _ = provider.loadObject(ofClass: URL.self) { url, _ in
             ShareViewController.post(text, link: url, in: context)
         }
+    }
+
+    func upload(_ text: String) {
+        let groupIdentifier = "group.com.example.faults"
+        guard let target = UserDefaults(suiteName: groupIdentifier)?.string(forKey: "uploadURL").flatMap(URL.init(string:)),
+              let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: groupIdentifier) else {
+            return
+        }
+        let file = container.appendingPathComponent("post.txt")
+        do {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        } catch {
+            return ShareViewController.record("upload: \(error)")
+        }
+        let configuration = URLSessionConfiguration.background(withIdentifier: "com.example.ports.share.uploads")
+        configuration.sharedContainerIdentifier = groupIdentifier
+        let session = URLSession(configuration: configuration)
+        var request = URLRequest(url: target)
+        request.httpMethod = "POST"
+        request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        let task = session.uploadTask(with: request, fromFile: file)
+        task.resume()
     }
 
     nonisolated static func post(_ text: String, link: URL?, in context: NSExtensionContext) {
