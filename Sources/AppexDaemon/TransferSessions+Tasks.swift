@@ -123,7 +123,8 @@ extension TransferSessions {
     }
 
     /// Forgets the events `acknowledge` says were delivered, with the files they handed over:
-    /// a download's file the delegate left where it was, and an ended upload's spooled file.
+    /// a download's file the delegate left where it was, and an ended upload's spooled file and
+    /// answer body.
     func acknowledge(_ acknowledge: TransferAcknowledge, by caller: Caller) throws(ErrorInfo) {
         let (key, _) = try attachment(of: caller, to: acknowledge.sessionIdentifier)
         let events = try read { () throws(RegistryError) in try registry.transferEvents(appIdentifier: key.app, session: key.session) }
@@ -134,6 +135,11 @@ extension TransferSessions {
             case .completed:
                 if let body = try? registry.transfer(event.taskID)?.bodyFile, body.deletingLastPathComponent().path == home.transfersSpoolDirectory.path {
                     try? FileManager.default.removeItem(at: body)
+                    try? FileManager.default.removeItem(atPath: body.path + ".answer")
+                }
+            case .receivedData:
+                if let answer = event.location, answer.deletingLastPathComponent().path == home.transfersSpoolDirectory.path {
+                    try? FileManager.default.removeItem(at: answer)
                 }
             }
         }

@@ -82,7 +82,7 @@ final class TransferSessions: Sendable {
         do throws(ErrorInfo) {
             let (key, answer, backlog) = try self.attach(attach, caller)
             caller.send(.transferSession(answer))
-            caller.send(.transferEvents(backlog))
+            for batch in backlog { caller.send(.transferEvents(batch)) }
             attachments.withLock { attachments in
                 if attachments[key]?.caller.id == caller.id { attachments[key]?.answered = true }
             }
@@ -92,7 +92,7 @@ final class TransferSessions: Sendable {
         }
     }
 
-    private func attach(_ attach: TransferAttach, _ caller: Caller) throws(ErrorInfo) -> (Key, TransferSession, TransferEvents) {
+    private func attach(_ attach: TransferAttach, _ caller: Caller) throws(ErrorInfo) -> (Key, TransferSession, [TransferEvents]) {
         let bundle = try Self.bundle(of: caller)
         let session = attach.sessionIdentifier
         guard !session.isEmpty, session.utf8.count <= 255 else {
@@ -127,7 +127,7 @@ final class TransferSessions: Sendable {
         }
         let infos = Dictionary(tasks.map { ($0.id, $0) }) { $1 }
         return (key, TransferSession(call: attach.call, tasks: tasks.map(TransferTaskInfo.init)),
-                TransferEvents(sessionIdentifier: session, events: events.compactMap { Self.info($0, infos[$0.taskID]) }, backlog: true))
+                TransferEvents.batches(of: events.compactMap { Self.info($0, infos[$0.taskID]) }, in: session, backlog: true))
     }
 
     // MARK: Telling the attached processes
@@ -150,7 +150,9 @@ final class TransferSessions: Sendable {
             for (_, info) in changed { attachment.caller.send(.transferUpdate(TransferUpdate(sessionIdentifier: key.session, task: info))) }
             if !fresh.isEmpty {
                 let byID = Dictionary(tasks.map { ($0.id, $0) }) { $1 }
-                attachment.caller.send(.transferEvents(TransferEvents(sessionIdentifier: key.session, events: fresh.compactMap { Self.info($0, byID[$0.taskID]) })))
+                for batch in TransferEvents.batches(of: fresh.compactMap { Self.info($0, byID[$0.taskID]) }, in: key.session, backlog: false) {
+                    attachment.caller.send(.transferEvents(batch))
+                }
             }
         }
     }
@@ -196,7 +198,16 @@ final class TransferSessions: Sendable {
         }
     }
 
+    /// `event` of `task` as its session's process hears it: an upload's answer body read from
+    /// appexd's spool into the message, whose path is appexd's own; nil without the task.
     private static func info(_ event: TransferEvent, _ task: TransferTask?) -> TransferEventInfo? {
-        task.map { TransferEventInfo(sequence: UInt64(event.sequence), kind: event.kind.rawValue, location: event.location?.path ?? "", task: TransferTaskInfo($0)) }
+        guard let task else { return nil }
+        guard event.kind == .receivedData else {
+            return TransferEventInfo(sequence: UInt64(event.sequence), kind: event.kind.rawValue, location: event.location?.path ?? "", task: TransferTaskInfo(task))
+        }
+        let body = event.location.flatMap { try? FileHandle(forReadingFrom: $0) }
+        defer { try? body?.close() }
+        let data = (try? body?.read(upToCount: Int(TransferTask.keptAnswerBytes))) ?? nil
+        return TransferEventInfo(sequence: UInt64(event.sequence), kind: event.kind.rawValue, task: TransferTaskInfo(task), data: data ?? Data())
     }
 }

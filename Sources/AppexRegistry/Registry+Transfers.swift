@@ -99,10 +99,10 @@ extension Registry {
         try write("record transfer \(id)'s progress", bumpsGeneration: false) { db in
             try db.execute(sql: """
                 UPDATE transferTask SET bytesSent = ?, bytesExpectedToSend = ?, bytesReceived = ?, bytesExpectedToReceive = ?, validator = ?,
-                    resumedAtOffset = COALESCE(resumedAtOffset, ?)
+                    resumedAtOffset = COALESCE(resumedAtOffset, ?), responseHeaders = ?
                 WHERE id = ? AND state = 'running'
                 """, arguments: [task.bytesSent, task.bytesExpectedToSend, task.bytesReceived, task.bytesExpectedToReceive, task.validator,
-                                 task.resumedAtOffset, id.uuidString])
+                                 task.resumedAtOffset, try task.responseHeaders.map { try JSONEncoder().encode($0) }, id.uuidString])
         }
     }
 
@@ -118,12 +118,14 @@ extension Registry {
     }
 
     /// Ends the task `id` in `state`, with the server's answer or the failure, and writes its
-    /// events (a download's file first, then its completion), in one transaction. A download
+    /// events (a download's file, or an upload's answer body, first, then its completion), in
+    /// one transaction. A download
     /// that ends without its file may keep its bytes for its resume data until
     /// `resumableUntil`. Returns false, writing nothing, if it had already ended: a task ends once.
     @discardableResult
     public func finishTransfer(_ id: UUID, _ state: TransferTask.State, statusCode: Int? = nil, failure: TransferFailure? = nil,
-                               downloadedTo location: URL? = nil, resumableUntil: Date? = nil, at now: Date = Date()) throws(RegistryError) -> Bool {
+                               downloadedTo location: URL? = nil, answerBody: URL? = nil, resumableUntil: Date? = nil,
+                               at now: Date = Date()) throws(RegistryError) -> Bool {
         precondition(state.isFinal, "a task ends completed, failed or cancelled")
         return try write("end transfer \(id)", bumpsGeneration: false) { db in
             try db.execute(sql: """
@@ -134,6 +136,10 @@ extension Registry {
             if let location {
                 try db.execute(sql: "INSERT INTO transferEvent (taskID, kind, location, createdAt) VALUES (?, 'finishedDownloading', ?, ?)",
                                arguments: [id.uuidString, location.path, now])
+            }
+            if let answerBody {
+                try db.execute(sql: "INSERT INTO transferEvent (taskID, kind, location, createdAt) VALUES (?, 'receivedData', ?, ?)",
+                               arguments: [id.uuidString, answerBody.path, now])
             }
             try db.execute(sql: "INSERT INTO transferEvent (taskID, kind, createdAt) VALUES (?, 'completed', ?)", arguments: [id.uuidString, now])
             return true
@@ -226,6 +232,7 @@ extension Registry {
         task.resumableUntil = row["resumableUntil"]
         task.resumesFrom = (row["resumesFrom"] as String?).flatMap(UUID.init(uuidString:))
         task.resumedAtOffset = row["resumedAtOffset"]
+        task.responseHeaders = try (row["responseHeaders"] as Data?).map { try JSONDecoder().decode([TransferTask.Request.Header].self, from: $0) }
         task.state = state
         task.attempts = row["attempts"]
         task.notBefore = row["notBefore"]

@@ -3,8 +3,9 @@ import Foundation
 
 /// How one attempt at a task ended, for the engine to decide what the task does next.
 enum AttemptOutcome: Sendable {
-    /// The server answered `statusCode`; a download's body is at `location`. A retried
-    /// status may come with the server's `Retry-After`.
+    /// The server answered `statusCode`; a download's body, or the kept start of an
+    /// upload's answer body, is at `location`. A retried status may come with the server's
+    /// `Retry-After`.
     case answered(statusCode: Int, retryAfter: Duration?, location: URL?)
     /// No answer, or an incomplete one (refused, reset, closed early, a disk error): the next
     /// attempt may do better.

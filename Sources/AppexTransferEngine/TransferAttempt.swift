@@ -68,7 +68,9 @@ struct TransferAttempt: Sendable {
         }
     }
 
-    /// Sends the task's file as the request's body, and keeps only the answer's status.
+    /// Sends the task's file as the request's body, and keeps the answer's status, header
+    /// fields, and the first ``TransferTask/keptAnswerBytes`` of its body, beside the spooled
+    /// file, for the delegate's `didReceive data`.
     private func upload(_ task: TransferTask) async throws -> AttemptOutcome {
         guard let bodyFile = task.bodyFile else { return .impossible(TransferFailure(.fileDoesNotExist, "the upload task has no file to send")) }
         let size: Int64
@@ -90,12 +92,37 @@ struct TransferAttempt: Sendable {
         let live = live
         request.body = .stream(FileChunks(path: bodyFile.path) { sent in live.update { $0.bytesSent = sent } }, length: .known(size))
         let response = try await client.execute(request, deadline: .distantFuture)
-        live.update { _ in }
-        // The answer's body is read to its end, so the connection can serve the next task, and dropped.
-        for try await _ in response.body {
+        live.update { $0.responseHeaders = Self.kept(response.headers) }
+        // The answer's body is read to its end, so the connection can serve the next task. Its
+        // start is kept beside the spooled file, in appexd's own folder; the rest is dropped,
+        // and all of it if that file can't be written: the upload succeeded all the same.
+        let answerFile = bodyFile.path + ".answer"
+        var answer = try? AppexSystem.FileDescriptor.open(answerFile, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
+        var kept: Int64 = 0
+        for try await chunk in response.body {
             live.update { _ in }
+            let room = Int(max(0, TransferTask.keptAnswerBytes - kept))
+            guard room > 0, let file = answer else { continue }
+            do {
+                try chunk.withUnsafeReadableBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0.prefix(room))) }
+                kept += Int64(min(room, chunk.readableBytes))
+            } catch {
+                file.close()
+                answer = nil
+            }
         }
-        return .answered(statusCode: Int(response.status.code), retryAfter: Self.retryAfter(response), location: nil)
+        answer?.close()
+        return .answered(statusCode: Int(response.status.code), retryAfter: Self.retryAfter(response),
+                         location: answer == nil || kept == 0 ? nil : URL(fileURLWithPath: answerFile))
+    }
+
+    /// The answer's header fields, in order, as many as fit in ``TransferTask/keptResponseHeaderBytes``.
+    static func kept(_ headers: HTTPHeaders) -> [TransferTask.Request.Header] {
+        var size = 0
+        return headers.prefix { header in
+            size += header.name.utf8.count + header.value.utf8.count
+            return size <= TransferTask.keptResponseHeaderBytes
+        }.map { TransferTask.Request.Header($0.name, $0.value) }
     }
 
     /// Writes the answer's body to the `.partial` file, resuming what earlier attempts kept
@@ -142,6 +169,7 @@ struct TransferAttempt: Sendable {
             task.bytesReceived = start
             task.bytesExpectedToReceive = length
             task.validator = response.headers.first(name: "ETag") ?? response.headers.first(name: "Last-Modified")
+            task.responseHeaders = Self.kept(response.headers)
             // didResumeAtOffset: where a download made from resume data went on from, once.
             if task.resumesFrom != nil, task.resumedAtOffset == nil { task.resumedAtOffset = start }
         }

@@ -183,9 +183,15 @@ public actor TransferEngine {
                 let answer = TransferFailure(.badServerResponse, "the server answered \(status) \(HTTPResponseStatus(statusCode: status).reasonPhrase)")
                 try retryOrFail(task, answer, retryAfter: retryAfter)
             case .answered(let status, _, let location):
-                if try !registry.finishTransfer(id, .completed, statusCode: status, downloadedTo: location) {
+                let upload = task.kind == .upload
+                if try !registry.finishTransfer(id, .completed, statusCode: status, downloadedTo: upload ? nil : location,
+                                                answerBody: upload ? location : nil) {
                     // Cancelled as it completed: the file nobody will be told of goes.
-                    if let location { ConfinedFolder.removeFile(atPath: location.path, below: downloadsFolder.path) }
+                    if let location, upload {
+                        try? FileManager.default.removeItem(at: location)
+                    } else if let location {
+                        ConfinedFolder.removeFile(atPath: location.path, below: downloadsFolder.path)
+                    }
                 }
             case .failed(let failure):
                 try retryOrFail(task, failure, retryAfter: nil)

@@ -124,6 +124,12 @@ extension URLSession {
             tell((any URLSessionDownloadDelegate).self) { [self] delegate in
                 delegate.urlSession(self, downloadTask: download, didFinishDownloadingTo: location)
             }
+        case "receivedData":
+            guard let dataTask = task as? URLSessionDataTask, !event.data.isEmpty else { return }
+            dataTask.answered(event.task)
+            tell((any URLSessionDataDelegate).self) { [self] delegate in
+                delegate.urlSession(self, dataTask: dataTask, didReceive: event.data)
+            }
         case "completed":
             report(progressOf: task, event.task)
             delegateQueue.addOperation { [self] in

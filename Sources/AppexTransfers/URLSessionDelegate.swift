@@ -25,6 +25,14 @@ public protocol URLSessionTaskDelegate: URLSessionDelegate {
                     totalBytesSent: Int64, totalBytesExpectedToSend: Int64)
 }
 
+/// What a background session tells its delegate about a data task's answer: here, an
+/// upload's, which is a data task.
+public protocol URLSessionDataDelegate: URLSessionTaskDelegate {
+    /// Part of the answer's body arrived: here, once, before the task completes, the first
+    /// 64 KiB of it (appexd keeps no more).
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
+}
+
 /// What a background session tells its delegate about a download.
 public protocol URLSessionDownloadDelegate: URLSessionTaskDelegate {
     /// The download is complete at `location`, in the group's container. The file is
@@ -50,6 +58,10 @@ extension URLSessionTaskDelegate {
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {}
     public func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
                            totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {}
+}
+
+extension URLSessionDataDelegate {
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {}
 }
 
 extension URLSessionDownloadDelegate {

@@ -100,7 +100,8 @@ open class URLSessionTask: @unchecked Sendable {
     /// Takes in the server's answer, as `info` reports it, if there is one.
     func answered(_ info: TransferTaskInfo) {
         guard info.statusCode > 0 else { return }
-        let response = HTTPURLResponse(url: URL(string: info.url), statusCode: info.statusCode, expectedContentLength: info.bytesExpectedToReceive)
+        let response = HTTPURLResponse(url: URL(string: info.url), statusCode: info.statusCode, expectedContentLength: info.bytesExpectedToReceive,
+                                       headerFields: info.responseHeaders.map { (name: $0.name, value: $0.value) })
         status.withLock { $0.response = response }
     }
 
@@ -121,13 +122,14 @@ open class URLSessionTask: @unchecked Sendable {
     }
 }
 
-/// A task that gives the answer's body to the delegate in memory, as `URLSessionDataTask`.
-/// Background sessions have none, as on Apple's platforms while the app isn't running: it
-/// is here for the type of ``URLSession/getTasksWithCompletionHandler(_:)``, and can't be made.
+/// A task that gives the answer's body to the delegate in memory, as `URLSessionDataTask`:
+/// in a background session, an upload (``URLSessionUploadTask``), as on Apple's platforms,
+/// which make no other data task in one.
 open class URLSessionDataTask: URLSessionTask, @unchecked Sendable {}
 
-/// A background task that sends a file as a request's body, as `URLSessionUploadTask`.
-open class URLSessionUploadTask: URLSessionTask, @unchecked Sendable {}
+/// A background task that sends a file as a request's body, as `URLSessionUploadTask`: a
+/// data task, whose delegate hears the start of the server's answer body.
+open class URLSessionUploadTask: URLSessionDataTask, @unchecked Sendable {}
 
 /// A background task that writes the answer's body to a file in the group's container, as
 /// `URLSessionDownloadTask`.

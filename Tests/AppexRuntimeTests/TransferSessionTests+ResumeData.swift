@@ -105,3 +105,30 @@ extension TransferSessionTests {
         #expect(await eventually { (try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty ?? true }, "the kept bytes went")
     }
 }
+
+/// An upload's answer: its header fields on `HTTPURLResponse`, and the start of its body
+/// for `URLSessionDataDelegate`, as an upload task is a data task.
+extension TransferSessionTests {
+    @Test func anUploadsAnswerBodyAndHeaderFieldsReachTheDelegate() async throws {
+        let app = try installApp()
+        let file = try makeFile(bytes: 100_000)
+        let run = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/answered").absoluteString, file.path, "wait"],
+                                adding: ["HELPER_PRINT_ANSWER": "1"])
+        let hash = try sha256(of: file)
+        #expect(events(in: run) == [
+            "created 1",
+            "event receivedData 1 upload {\"bytes\": 100000, \"sha256\": \"\(hash)\"}",
+            "event completed 1 completed 201",
+            "answer /upload/answered/1 application/json utf-8",
+        ], "\(run.standardOutput) \(run.standardError)")
+    }
+
+    @Test func anUploadsLongAnswerReachesTheDelegateCutToItsFirst64KiB() async throws {
+        let app = try installApp()
+        let run = try await run(app, ["transfer-upload", Self.session, Self.group, server.url("/upload/long").absoluteString,
+                                      try makeFile(bytes: 1000).path, "wait"],
+                                adding: ["HELPER_PRINT_ANSWER": "1", "HELPER_HEADER": "X-Answer-Bytes:200000"])
+        #expect(events(in: run).contains("event receivedData 1 upload 65536 bytes"), "\(run.standardOutput) \(run.standardError)")
+        #expect(events(in: run).last == "answer /upload/long/1 application/octet-stream -")
+    }
+}

@@ -196,6 +196,27 @@ import Testing
         #expect(ended.resumableUntil != nil && FileManager.default.fileExists(atPath: partial.path), "the kept bytes wait for its resume data")
     }
 
+    /// A server decides how long its header fields and answer body are: the registry keeps
+    /// 16 KiB of the one and the spool 64 KiB of the other, whatever it sends.
+    @Test func anAnswersHeaderFieldsAndAnUploadsAnswerBodyAreKeptWithinTheirBounds() async throws {
+        let long = String(repeating: "h", count: 20 * 1024)
+        server.script("/bytes/10", [.answer(200, headers: ["ETag": "\"e\"", "X-Long": long])])
+        let download = try await runUntilEnded(try registry.addTransfer(download("/bytes/10")))
+        let headers = try #require(download.responseHeaders, "\(download)")
+        #expect(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } <= TransferTask.keptResponseHeaderBytes)
+        #expect(!headers.contains { $0.name == "X-Long" } && headers.contains { $0.name.lowercased() == "etag" }, "\(headers)")
+
+        let file = try makeFile(bytes: 1000)
+        var upload = upload(file, to: "/upload/long")
+        upload.request.headers.append(.init("X-Answer-Bytes", "300000"))
+        let uploaded = try await runUntilEnded(try registry.addTransfer(upload))
+        #expect(uploaded.statusCode == 201 && uploaded.responseHeaders?.contains { $0.name.lowercased() == "location" && $0.value == "/upload/long/1" } == true)
+        let events = try registry.transferEvents(appIdentifier: uploaded.appIdentifier, session: uploaded.sessionIdentifier).filter { $0.taskID == uploaded.id }
+        #expect(events.map(\.kind) == [.receivedData, .completed])
+        let answer = try Data(contentsOf: try #require(events.first?.location))
+        #expect(answer.count == Int(TransferTask.keptAnswerBytes) && GeneratedBytes.matches(answer), "the answer's first 64 KiB")
+    }
+
     @Test func anAbsurdRetryAfterWaitsNoLongerThanTheResourceDeadline() async throws {
         server.script("/bytes/1000", [.answer(503, headers: ["Retry-After": "9000000000000000000"])])
         let task = try registry.addTransfer(download("/bytes/1000", resourceTimeout: 1))

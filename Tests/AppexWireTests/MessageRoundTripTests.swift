@@ -164,3 +164,21 @@ import Testing
         #expect(try roundTrip(.ping(Call(1)), descriptors: Frame.maximumDescriptors) == .ping(Call(1)))
     }
 }
+
+/// A session's events go out in messages each within a frame, however many there are.
+struct TransferEventBatchTests {
+    @Test func manyLargeEventsAreSplitIntoMessagesThatEachFitAFrame() throws {
+        let task = TransferTaskInfo(taskIdentifier: 1, id: UUID().uuidString, kind: "upload", url: "https://example.com/up", method: "PUT", state: "completed",
+                                    responseHeaders: [TransferHeader(name: "X-Long", value: String(repeating: "a", count: 16 * 1024))])
+        let events = (1...100).map { TransferEventInfo(sequence: UInt64($0), kind: "receivedData", task: task, data: Data(count: 64 * 1024)) }
+        let batches = TransferEvents.batches(of: events, in: "s", backlog: true)
+        #expect(batches.count > 1)
+        #expect(batches.flatMap(\.events) == events, "all of them, in order")
+        #expect(batches.map(\.backlog) == Array(repeating: false, count: batches.count - 1) + [true], "only the last ends the backlog")
+        for batch in batches {
+            // Encoded whole, it would throw messageTooLarge past a frame's 1 MiB.
+            #expect(throws: Never.self) { _ = try WireMessage.transferEvents(batch).frameBytes() }
+        }
+        #expect(TransferEvents.batches(of: [], in: "s", backlog: true).map(\.events.isEmpty) == [true], "the backlog's end is said even with none")
+    }
+}

@@ -60,7 +60,8 @@ enum WireSamples {
     static let transferTask = TransferTaskInfo(taskIdentifier: 1, id: firstID.uuidString, kind: "upload", url: "https://example.com/up", method: "PUT",
                                                state: "running", bytesSent: 1 << 33, bytesExpectedToSend: 1 << 34, bytesReceived: 0,
                                                bytesExpectedToReceive: -1, statusCode: 0, error: "the server answered 503 Service Unavailable",
-                                               errorCode: -1011, owner: "com.example.notes.share")
+                                               errorCode: -1011, owner: "com.example.notes.share", resumable: true, resumedAtOffset: 0,
+                                               responseHeaders: [TransferHeader(name: "ETag", value: "\"v1\""), TransferHeader(name: "Set-Cookie", value: "a=1")])
 
     static let richItem = WireItem(
         attributedTitle: attributedTitle,
@@ -154,11 +155,15 @@ enum WireSamples {
                                        timeoutMilliseconds: 30000, resourceTimeoutMilliseconds: 86_400_000)),
         .transferTaskResult(TransferTaskResult(call: 22, task: transferTask)),
         .transferCancel(TransferCancel(call: 23, sessionIdentifier: "com.example.notes.uploads", taskIdentifier: 1)),
+        .transferCancel(TransferCancel(call: 24, sessionIdentifier: "com.example.notes.uploads", taskIdentifier: 2, producesResumeData: true)),
+        .transferCreate(TransferCreate(call: 25, sessionIdentifier: "com.example.notes.uploads", kind: "download", url: "https://example.com/a.zip",
+                                       method: "GET", resumesTask: secondID.uuidString)),
         .transferAcknowledge(TransferAcknowledge(sessionIdentifier: "com.example.notes.uploads", sequence: 41)),
         .transferUpdate(TransferUpdate(sessionIdentifier: "com.example.notes.uploads", task: transferTask)),
         .transferEvents(TransferEvents(sessionIdentifier: "com.example.notes.uploads", events: [
             TransferEventInfo(sequence: 40, kind: "finishedDownloading", location: "/home/u/.local/share/appex/Groups/g/Library/Caches/Transfers/x", task: transferTask),
-            TransferEventInfo(sequence: 41, kind: "completed", task: transferTask),
+            TransferEventInfo(sequence: 41, kind: "receivedData", task: transferTask, data: Data("{\"id\": 7}".utf8)),
+            TransferEventInfo(sequence: 42, kind: "completed", task: transferTask),
         ], backlog: true)),
         .transferEvents(TransferEvents(sessionIdentifier: "s", events: [])),
         .extensionRequest(RequestItems(requestID: firstID, items: [richItem, WireItem()])),

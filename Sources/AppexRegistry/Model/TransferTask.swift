@@ -98,6 +98,9 @@ public struct TransferTask: Sendable, Hashable {
     public var statusCode: Int?
     /// A download's ETag or Last-Modified, for resuming it with `If-Range`.
     public var validator: String?
+    /// The header fields of the server's answer to the last attempt, in their order, at most
+    /// ``keptResponseHeaderBytes`` of them; nil until it answered.
+    public var responseHeaders: [Request.Header]?
     /// Why the last attempt failed, or why the task did, in words.
     public var error: String?
     /// The `URLError` code of `error`, as `URLSession` would report it.
@@ -144,6 +147,14 @@ public struct TransferTask: Sendable, Hashable {
     /// Apple's `timeoutIntervalForResource` default: 7 days.
     public static let defaultResourceTimeout: TimeInterval = 7 * 24 * 3600
 
+    /// The most bytes of an answer's header fields kept (names and values): 16 KiB. A
+    /// server's header fields may be far longer; the rest are dropped.
+    public static let keptResponseHeaderBytes = 16 * 1024
+
+    /// The most bytes of an upload's answer body kept for the delegate: 64 KiB, which go
+    /// to it in the event's message.
+    public static let keptAnswerBytes: Int64 = 64 * 1024
+
     /// How long an ended download's kept bytes wait for its resume data to be used: 7 days.
     public static let resumeDataLifetime: TimeInterval = 7 * 24 * 3600
 
@@ -167,13 +178,15 @@ public struct TransferEvent: Sendable, Hashable {
         case finishedDownloading
         /// `urlSession(_:task:didCompleteWithError:)`.
         case completed
+        /// `urlSession(_:dataTask:didReceive:)`: an upload's answer body, in the file.
+        case receivedData
     }
 
     /// Its place in the order of all events; acknowledging a sequence number acknowledges it.
     public var sequence: Int64
     public var taskID: UUID
     public var kind: Kind
-    /// A finished download's file.
+    /// A finished download's file, or the file holding an upload's answer body.
     public var location: URL?
     public var createdAt: Date
 }

@@ -205,6 +205,8 @@ enum RegistryMigrations {
                 table.add(column: "resumesFrom", .text)
                 // Where a task made from resume data went on from, once answered.
                 table.add(column: "resumedAtOffset", .integer)
+                // The answer's header fields, as JSON: [{"name":…, "value":…}], in order.
+                table.add(column: "responseHeaders", .blob)
             }
         }
         return migrator

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// `TransferAttach` in docs/wire.proto: attaches the sender to one background session of its
 /// containing app (`URLSession(configuration: .background(withIdentifier:))`), naming the
 /// app group whose container its downloads land in. appexd answers `TransferSession`, or a
@@ -319,6 +321,31 @@ public struct TransferEvents: ProtoMessage, Hashable {
     }
 }
 
+extension TransferEvents {
+    /// The most bytes of events one message carries: within a frame's 1 MiB, with room.
+    public static let batchBytes = 768 * 1024
+
+    /// `events` in order, as messages of at most `maximumBytes` of events each (one event
+    /// alone is far less: its task's header fields and an upload's answer body are bounded);
+    /// the last, even if there are none, marked as the backlog if `backlog`.
+    public static func batches(of events: [TransferEventInfo], in session: String, backlog: Bool,
+                               maximumBytes: Int = batchBytes) -> [TransferEvents] {
+        var batches = [TransferEvents(sessionIdentifier: session, events: [])]
+        var size = 0
+        for event in events {
+            let bytes = event.encoded().count
+            if size + bytes > maximumBytes, !batches[batches.count - 1].events.isEmpty {
+                batches.append(TransferEvents(sessionIdentifier: session, events: []))
+                size = 0
+            }
+            batches[batches.count - 1].events.append(event)
+            size += bytes
+        }
+        batches[batches.count - 1].backlog = backlog
+        return batches
+    }
+}
+
 /// `TransferTaskInfo` in docs/wire.proto: one task as its session's process sees it.
 public struct TransferTaskInfo: ProtoMessage, Hashable {
     public var taskIdentifier: UInt64
@@ -349,11 +376,13 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
     /// Where a download made from resume data went on from once answered: the bytes kept, or
     /// 0 if it started over; -1 until then, and for every other task.
     public var resumedAtOffset: Int64
+    /// The header fields of the server's answer, in order, once the task has ended.
+    public var responseHeaders: [TransferHeader]
 
     public init(taskIdentifier: UInt64, id: String, kind: String, url: String, method: String, state: String,
                 bytesSent: Int64 = 0, bytesExpectedToSend: Int64 = -1, bytesReceived: Int64 = 0, bytesExpectedToReceive: Int64 = -1,
                 statusCode: Int = 0, error: String = "", errorCode: Int = 0, owner: String = "", resumable: Bool = false,
-                resumedAtOffset: Int64 = -1) {
+                resumedAtOffset: Int64 = -1, responseHeaders: [TransferHeader] = []) {
         self.taskIdentifier = taskIdentifier
         self.id = id
         self.kind = kind
@@ -370,6 +399,7 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
         self.owner = owner
         self.resumable = resumable
         self.resumedAtOffset = resumedAtOffset
+        self.responseHeaders = responseHeaders
     }
 
     public func encode(to writer: inout ProtoWriter) {
@@ -389,6 +419,7 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
         writer.sint(14, Int64(errorCode))
         writer.bool(15, resumable)
         if resumedAtOffset >= 0 { writer.sint(16, resumedAtOffset, always: true) }
+        writer.messages(17, responseHeaders)
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -411,6 +442,7 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
             case 14: errorCode = Int(try reader.sint(field))
             case 15: resumable = try reader.bool(field)
             case 16: resumedAtOffset = max(try reader.sint(field), -1)
+            case 17: responseHeaders.append(try reader.message(field))
             default: try reader.skip(field)
             }
         }
@@ -422,18 +454,22 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
 public struct TransferEventInfo: ProtoMessage, Hashable {
     /// Its place in the order of all events; acknowledging it acknowledges those before.
     public var sequence: UInt64
-    /// `finishedDownloading` (`didFinishDownloadingTo`) or `completed` (`didCompleteWithError`).
+    /// `finishedDownloading` (`didFinishDownloadingTo`), `receivedData` (`didReceive data`,
+    /// an upload's answer body) or `completed` (`didCompleteWithError`).
     public var kind: String
-    /// A finished download's file.
+    /// A finished download's file, or the file holding an upload's answer body.
     public var location: String
     /// The task as it ended.
     public var task: TransferTaskInfo
+    /// `receivedData`: the kept start of the upload's answer body.
+    public var data: Data
 
-    public init(sequence: UInt64, kind: String, location: String = "", task: TransferTaskInfo) {
+    public init(sequence: UInt64, kind: String, location: String = "", task: TransferTaskInfo, data: Data = Data()) {
         self.sequence = sequence
         self.kind = kind
         self.location = location
         self.task = task
+        self.data = data
     }
 
     public func encode(to writer: inout ProtoWriter) {
@@ -441,6 +477,7 @@ public struct TransferEventInfo: ProtoMessage, Hashable {
         writer.string(2, kind)
         writer.string(3, location)
         writer.message(4, task)
+        writer.bytes(5, data)
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -448,16 +485,18 @@ public struct TransferEventInfo: ProtoMessage, Hashable {
         var kind = ""
         var location = ""
         var task: TransferTaskInfo?
+        var data = Data()
         while let field = try reader.nextField() {
             switch field.number {
             case 1: sequence = try reader.uint(field)
             case 2: kind = try reader.string(field)
             case 3: location = try reader.string(field)
             case 4: task = try reader.message(field)
+            case 5: data = Data(try reader.bytes(field))
             default: try reader.skip(field)
             }
         }
         guard let task else { throw reader.missing("task", in: "TransferEventInfo") }
-        self.init(sequence: sequence, kind: kind, location: location, task: task)
+        self.init(sequence: sequence, kind: kind, location: location, task: task, data: data)
     }
 }

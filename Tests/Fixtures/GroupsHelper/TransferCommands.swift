@@ -10,8 +10,10 @@ import Glibc
 /// The background-session commands' delegate: prints each event as a line, and lets the
 /// command wait for the moment it waits for. A download's file is copied to
 /// `HELPER_KEEP_DOWNLOAD`, and a failed download's resume data written to `HELPER_RESUME_DATA`,
-/// where they are set.
-final class PrintingDelegate: URLSessionDownloadDelegate {
+/// where they are set. With `HELPER_PRINT_ANSWER` set, an upload's answer body and header
+/// fields are printed too.
+final class PrintingDelegate: URLSessionDownloadDelegate, URLSessionDataDelegate {
+    private let printsAnswers = ProcessInfo.processInfo.environment["HELPER_PRINT_ANSWER"] != nil
     private let moments = Locked<Set<String>>([])
     private let changed = DispatchSemaphore(value: 0)
 
@@ -37,6 +39,12 @@ final class PrintingDelegate: URLSessionDownloadDelegate {
                     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
         say("progress \(downloadTask.taskIdentifier) wrote \(bytesWritten), \(totalBytesWritten) of \(totalBytesExpectedToWrite)")
         reached("wrote")
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard printsAnswers else { return }
+        let text = data.count <= 256 ? String(decoding: data, as: UTF8.self) : "\(data.count) bytes"
+        say("event receivedData \(dataTask.taskIdentifier) \(dataTask is URLSessionUploadTask ? "upload" : "data") \(text)")
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64, expectedTotalBytes: Int64) {
@@ -68,6 +76,9 @@ final class PrintingDelegate: URLSessionDownloadDelegate {
             try? resumeData.write(to: URL(fileURLWithPath: path))
         }
         say("event completed \(task.taskIdentifier) \(outcome) \(status)" + (resumeData == nil ? "" : " resumable"))
+        if printsAnswers, let response = task.response as? HTTPURLResponse {
+            say("answer \(response.value(forHTTPHeaderField: "location") ?? "-") \(response.mimeType ?? "-") \(response.textEncodingName ?? "-")")
+        }
         reached("completed")
     }
 
