@@ -62,6 +62,7 @@ var package = Package(
         .library(name: "AppexKit", targets: ["AppexKit"]),
         .library(name: "AppexApplication", targets: ["AppexApplication"]),
         .library(name: "AppexTransfers", targets: ["AppexTransfers"]),
+        .library(name: "AppexNetworking", targets: ["AppexNetworking"]),
         .library(name: "AppexTestServer", targets: ["AppexTestServer"]),
         .library(name: "AppexFuzzing", targets: ["AppexFuzzing"]),
         // Apple's framework names, so that extension code written for Apple's platforms imports
@@ -113,6 +114,9 @@ var package = Package(
         .target(name: "AppexKit", dependencies: ["CAppexKit", "AppexLocking", "AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexTransfers", "AppexWire"]),
         // Background sessions for apps and extensions, with Apple's names: appexd performs their tasks.
         .target(name: "AppexTransfers", dependencies: ["AppexLocking", "AppexIPC", "AppexSystem", "AppexWire"]),
+        // In-process sessions' transport over FoundationNetworking, found by name: linked only
+        // where it is used, since libcurl costs every launch (docs/transfers.md).
+        .target(name: "AppexNetworking", dependencies: ["AppexLocking", "AppexTransfers"]),
         // Background transfers: performs the registry's transfer tasks over HTTP. Not linked
         // into appexd, whose idle footprint it would raise from 20 to 29.5 MiB (docs/transfers.md).
         .target(
@@ -199,7 +203,7 @@ var package = Package(
         .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexCore", "AppexRegistry", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
                                                                     .product(name: "Crypto", package: "swift-crypto"),
                                                                     .product(name: "NIOCore", package: "swift-nio")]),
-        .testTarget(name: "AppexTransfersTests", dependencies: ["AppexLocking", "AppexTransfers", "AppexWire"]),
+        .testTarget(name: "AppexTransfersTests", dependencies: ["AppexLocking", "AppexNetworking", "AppexTestServer", "AppexTransfers", "AppexWire"]),
         .testTarget(name: "AppexItemsTests", dependencies: ["AppexLocking", "AppexItems", "AppexSystem"]),
         .testTarget(name: "AppexApplicationTests", dependencies: ["AppexApplication", "AppexSamples", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexTodayTests", dependencies: ["AppexToday"]),
@@ -230,7 +234,7 @@ var package = Package(
         // extension, built in Swift 6 mode.
         .executableTarget(name: "AppexApplePortToday", dependencies: ["AppexKit", "NotificationCenter"], path: "Tests/Fixtures/ApplePorts/Today",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
-        .executableTarget(name: "AppexApplePortShare", dependencies: ["AppexKit", "Social"], path: "Tests/Fixtures/ApplePorts/Share",
+        .executableTarget(name: "AppexApplePortShare", dependencies: ["AppexKit", "AppexNetworking", "Social"], path: "Tests/Fixtures/ApplePorts/Share",
                           swiftSettings: [.swiftLanguageMode(.v6)]),
         // Another user's fake appexd, which a client must send nothing, for the hostile-peer tests.
         .executableTarget(name: "AppexFakeDaemon", dependencies: ["AppexSystem"], path: "Tests/Fixtures/FakeDaemon"),

@@ -116,12 +116,15 @@ struct TransferAttempt: Sendable {
                          location: answer == nil || kept == 0 ? nil : URL(fileURLWithPath: answerFile))
     }
 
-    /// The answer's header fields, in order, as many as fit in ``TransferTask/keptResponseHeaderBytes``.
+    /// The answer's header fields, in order, but any that would take the kept ones past
+    /// ``TransferTask/keptResponseHeaderBytes``: one huge field doesn't push out those after it.
     static func kept(_ headers: HTTPHeaders) -> [TransferTask.Request.Header] {
         var size = 0
-        return headers.prefix { header in
-            size += header.name.utf8.count + header.value.utf8.count
-            return size <= TransferTask.keptResponseHeaderBytes
+        return headers.filter { header in
+            let bytes = header.name.utf8.count + header.value.utf8.count
+            guard size + bytes <= TransferTask.keptResponseHeaderBytes else { return false }
+            size += bytes
+            return true
         }.map { TransferTask.Request.Header($0.name, $0.value) }
     }
 

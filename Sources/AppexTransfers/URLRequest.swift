@@ -1,8 +1,23 @@
 public import Foundation
 
-/// A request for a background task, as Foundation's `URLRequest`: a URL, a method, header
-/// fields and a timeout. Background tasks take their bodies from files, so it has none.
+/// A request, as Foundation's `URLRequest`: a URL, a method, header fields, a body and a
+/// timeout. A background task takes its body from a file, so it ignores ``httpBody``, as on
+/// Apple's systems; a task of an in-process session (``URLSessionConfiguration/default``)
+/// sends it.
 public struct URLRequest: Sendable, Hashable {
+    /// How a request may use what is cached, as Apple's `URLRequest.CachePolicy`.
+    public enum CachePolicy: UInt, Sendable {
+        case useProtocolCachePolicy = 0
+        case reloadIgnoringLocalCacheData = 1
+        case returnCacheDataElseLoad = 2
+        case returnCacheDataDontLoad = 3
+        case reloadIgnoringLocalAndRemoteCacheData = 4
+        case reloadRevalidatingCacheData = 5
+
+        /// Apple's older name for ``reloadIgnoringLocalCacheData``.
+        public static var reloadIgnoringCacheData: CachePolicy { .reloadIgnoringLocalCacheData }
+    }
+
     public var url: URL?
     /// The HTTP method; `GET` by default.
     public var httpMethod: String? = "GET"
@@ -10,9 +25,15 @@ public struct URLRequest: Sendable, Hashable {
     public var allHTTPHeaderFields: [String: String]?
     /// The longest wait for the next byte, in seconds, when shorter than the session's.
     public var timeoutInterval: TimeInterval = 60
+    /// The body an in-process task sends; background tasks send a file instead.
+    public var httpBody: Data?
+    public var cachePolicy: CachePolicy = .useProtocolCachePolicy
+    /// Whether the session's cookies go with the request and the answer's are kept.
+    public var httpShouldHandleCookies = true
 
-    public init(url: URL, timeoutInterval: TimeInterval = 60) {
+    public init(url: URL, cachePolicy: CachePolicy = .useProtocolCachePolicy, timeoutInterval: TimeInterval = 60) {
         self.url = url
+        self.cachePolicy = cachePolicy
         self.timeoutInterval = timeoutInterval
     }
 

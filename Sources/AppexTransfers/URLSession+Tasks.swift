@@ -17,6 +17,11 @@ extension URLSession {
             return true
         }
         guard starts else { return }
+        if let part = task.inProcess { return startInProcess(task, part) }
+        guard configuration.identifier != nil else {
+            return fail(task, TransferErrors.unusable(.unsupportedURL, "an in-process session doesn't resume a download from resume data yet",
+                                                      recovery: "Resume downloads in a background session."))
+        }
         if let unusable = state.withLock({ $0.unusable }) { return fail(task, unusable) }
         guard let link, let request = task.originalRequest, let url = request.url else {
             if task is URLSessionDownloadTask, task.originalRequest == nil {
@@ -69,6 +74,12 @@ extension URLSession {
             defer { if status.state == .running { status.state = .canceling } }
             return status.state
         }
+        if let running = task.inProcess?.task {
+            // The transport reports the cancellation as the task's end.
+            if was != .completed { running.cancel() }
+            resumeData?(nil)
+            return
+        }
         switch was {
         case .suspended:
             fail(task, URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "the task was cancelled before it was resumed"]))
@@ -93,12 +104,20 @@ extension URLSession {
         }
     }
 
-    /// Completes `task`, which appexd has not made, with `error`.
+    /// Completes `task`, which was never made, with `error`: through its completion handler
+    /// if it has one, else its delegate.
     func fail(_ task: URLSessionTask, _ error: any Error) {
         delegateQueue.addOperation { [self] in
             task.complete(error: error)
-            if let delegate = state.withLock({ $0.delegate }) as? any URLSessionTaskDelegate {
-                delegate.urlSession(self, task: task, didCompleteWithError: error)
+            switch task.inProcess?.completion {
+            case .data(let handler):
+                handler(nil, nil, error)
+            case .download(let handler):
+                handler(nil, nil, error)
+            case nil:
+                if let delegate = task.delegate ?? (state.withLock({ $0.delegate }) as? any URLSessionTaskDelegate) {
+                    delegate.urlSession(self, task: task, didCompleteWithError: error)
+                }
             }
             invalidateIfFinished()
         }

@@ -1,12 +1,12 @@
 import AppexLocking
 public import Foundation
 
-/// The settings of a background ``URLSession``, as `URLSessionConfiguration` on Apple's
-/// systems: made with ``background(withIdentifier:)``, they give the session's transfers to
-/// appexd, which performs them whether or not the process that made them still runs.
-///
-/// Only background configurations exist here; a transfer within the process is
-/// FoundationNetworking's `URLSession`. A session copies its configuration when it is made.
+/// The settings of a ``URLSession``, as `URLSessionConfiguration` on Apple's systems. Made
+/// with ``background(withIdentifier:)``, they give the session's transfers to appexd, which
+/// performs them whether or not the process that made them still runs; ``default`` and
+/// ``ephemeral`` make sessions whose tasks run in this process, through the AppexNetworking
+/// product (docs/transfers.md, "In-process sessions"). A session copies its configuration
+/// when it is made.
 open class URLSessionConfiguration: @unchecked Sendable {
     private struct Settings {
         var sharedContainerIdentifier: String?
@@ -20,15 +20,20 @@ open class URLSessionConfiguration: @unchecked Sendable {
         var allowsExpensiveNetworkAccess = true
         var allowsConstrainedNetworkAccess = true
         var httpMaximumConnectionsPerHost = 6
+        var requestCachePolicy = URLRequest.CachePolicy.useProtocolCachePolicy
+        var httpShouldSetCookies = true
     }
 
     /// The background session's identifier: unique within the containing app, whose app
-    /// and extensions share the session (one process at a time).
+    /// and extensions share the session (one process at a time); nil for an in-process one.
     public let identifier: String?
+    /// Whether an in-process session keeps no cache, cookies or credentials past its life.
+    let isEphemeral: Bool
     private let settings: Locked<Settings>
 
-    private init(identifier: String, settings: Settings) {
+    private init(identifier: String?, ephemeral: Bool = false, settings: Settings) {
         self.identifier = identifier
+        isEphemeral = ephemeral
         self.settings = Locked(settings)
     }
 
@@ -37,6 +42,18 @@ open class URLSessionConfiguration: @unchecked Sendable {
     /// extensions, finds the tasks and hears their events.
     open class func background(withIdentifier identifier: String) -> URLSessionConfiguration {
         URLSessionConfiguration(identifier: identifier, settings: Settings())
+    }
+
+    /// A new configuration for a session whose tasks run in this process, with the shared
+    /// cookie store and cache, as Apple's `default`.
+    open class var `default`: URLSessionConfiguration {
+        URLSessionConfiguration(identifier: nil, settings: Settings())
+    }
+
+    /// A new configuration for a session whose tasks run in this process and that keeps no
+    /// cookies, cache or credentials on disk, as Apple's `ephemeral`.
+    open class var ephemeral: URLSessionConfiguration {
+        URLSessionConfiguration(identifier: nil, ephemeral: true, settings: Settings())
     }
 
     /// The app group whose container downloads land in. It is required here, in an app as
@@ -58,6 +75,18 @@ open class URLSessionConfiguration: @unchecked Sendable {
     public var timeoutIntervalForResource: TimeInterval {
         get { self[\.timeoutIntervalForResource] }
         set { self[\.timeoutIntervalForResource] = newValue }
+    }
+
+    /// How an in-process session's requests use the cache, unless a request says.
+    public var requestCachePolicy: URLRequest.CachePolicy {
+        get { self[\.requestCachePolicy] }
+        set { self[\.requestCachePolicy] = newValue }
+    }
+
+    /// Whether an in-process session sends and keeps cookies (true by default).
+    public var httpShouldSetCookies: Bool {
+        get { self[\.httpShouldSetCookies] }
+        set { self[\.httpShouldSetCookies] = newValue }
     }
 
     /// Header fields added to each request that does not set them itself.
@@ -120,8 +149,19 @@ open class URLSessionConfiguration: @unchecked Sendable {
         set { settings.withLock { $0[keyPath: setting] = newValue } }
     }
 
+    /// What an in-process session's transport applies.
+    var inProcessSettings: InProcessSettings {
+        settings.withLock { settings in
+            InProcessSettings(ephemeral: isEphemeral, timeoutIntervalForRequest: settings.timeoutIntervalForRequest,
+                              timeoutIntervalForResource: settings.timeoutIntervalForResource,
+                              httpAdditionalHeaders: settings.httpAdditionalHeaders ?? [:], requestCachePolicy: settings.requestCachePolicy,
+                              httpShouldSetCookies: settings.httpShouldSetCookies,
+                              httpMaximumConnectionsPerHost: settings.httpMaximumConnectionsPerHost)
+        }
+    }
+
     /// A copy, which later changes to this configuration don't reach.
     func copy() -> URLSessionConfiguration {
-        URLSessionConfiguration(identifier: identifier ?? "", settings: settings.withLock { $0 })
+        URLSessionConfiguration(identifier: identifier, ephemeral: isEphemeral, settings: settings.withLock { $0 })
     }
 }

@@ -26,6 +26,8 @@ open class URLSessionTask: @unchecked Sendable {
         var taskDescription: String?
         /// Whether the delegate has heard where a download made from resume data went on from.
         var toldResumed = false
+        /// Whether an in-process download's file went to its completion handler or delegate.
+        var downloadHandedOver = false
     }
 
     /// The request as it was given.
@@ -36,14 +38,32 @@ open class URLSessionTask: @unchecked Sendable {
     let file: URL?
     /// A download's resume data, which it was made from.
     let resumeData: TransferResumeData?
+    /// A task of an in-process session: its body, its completion handler, and the
+    /// transport's task once resumed.
+    let inProcess: InProcessPart?
     let status: Locked<Status>
+    private let taskDelegate = Locked<(any URLSessionTaskDelegate)?>(nil)
 
-    init(session: URLSession, request: URLRequest?, file: URL? = nil, resumeData: TransferResumeData? = nil) {
+    init(session: URLSession, request: URLRequest?, file: URL? = nil, resumeData: TransferResumeData? = nil, inProcess: InProcessPart? = nil) {
         self.session = session
         originalRequest = request
         self.file = file
         self.resumeData = resumeData
+        self.inProcess = inProcess
         status = Locked(Status())
+        // A task of an in-process session is numbered when it is made, as on Apple's systems;
+        // a background task when appexd makes it.
+        if inProcess != nil {
+            let number = session.nextLocalTaskNumber()
+            status.withLock { $0.taskIdentifier = number }
+        }
+    }
+
+    /// The task's own delegate, told of it before the session's, as Apple's (iOS 15): a
+    /// message it takes goes to it instead of the session's delegate.
+    public var delegate: (any URLSessionTaskDelegate)? {
+        get { taskDelegate.withLock { $0 } }
+        set { taskDelegate.withLock { $0 = newValue } }
     }
 
     /// The task's number within its session, which appexd gives it when it is resumed (0
@@ -79,6 +99,18 @@ open class URLSessionTask: @unchecked Sendable {
     /// Cancels the task: it completes with `URLError.cancelled`, unless it ended first.
     open func cancel() {
         session.cancel(self)
+    }
+
+    /// Pauses an in-process task, which ``resume()`` goes on with. A background task goes
+    /// on regardless: appexd performs it.
+    open func suspend() {
+        guard let inProcess else { return }
+        let paused = status.withLock { status in
+            guard status.state == .running else { return false }
+            status.state = .suspended
+            return true
+        }
+        if paused { inProcess.task?.suspend() }
     }
 
     /// Takes in what appexd reports of the task; answers how many more bytes were sent and

@@ -98,12 +98,15 @@ import Testing
 
     /// The Share port's Post hands its text to a background session written as Apple's
     /// "Performing Uploads and Downloads" writes it, with `import AppexKit` alone: the request
-    /// ends, and appexd's transfers process uploads the file to the server.
-    @Test func theSharePortsBackgroundUploadReachesTheServer() async throws {
+    /// ends, and appexd's transfers process uploads the file to the server. It also posts the
+    /// text itself with `URLSession.shared`, from inside its sandbox, through AppexNetworking,
+    /// which its target links.
+    @Test func theSharePortPostsInTheBackgroundAndFromItself() async throws {
         let server = try await LoopbackHTTPServer.start()
         let host = try await host()
         let shared = try host.groupDefaults(Self.group)
         shared.set(server.url("/posts").absoluteString, forKey: "uploadURL")
+        shared.set(server.url("/direct").absoluteString, forKey: "postURL")
         let item = NSExtensionItem()
         item.attributedContentText = NSAttributedString(string: "Uploaded in the background")
         let session = try await ComposeSession.begin(try await host.extension(Self.share), items: [item])
@@ -114,7 +117,11 @@ import Testing
         let body = Data("Uploaded in the background".utf8)
         #expect(await eventually(seconds: 60) { server.uploads(at: "/posts").contains { $0.carries(body) } },
                 "the server took the text: \(server.uploads(at: "/posts")), \(server.seen)")
+        // And from the extension itself, with URLSession.shared, before the request completed.
+        #expect(server.uploads(at: "/direct").last?.carries(body) == true, "\(server.seen)")
+        #expect(shared.string(forKey: "posted")?.hasPrefix("201 {\"bytes\": 26, ") == true, "\(String(describing: shared.string(forKey: "posted")))")
         shared.removeObject(forKey: "uploadURL")
+        shared.removeObject(forKey: "postURL")
         await host.finish()
         await server.stop()
     }

@@ -90,7 +90,8 @@ struct NewPackage {
                 targets: [
                     // The containing app.
                     .executableTarget(name: "\(names.package)", dependencies: [\(appDependencies)]),
-                    // The extension, in Swift 5 mode as Xcode's templates are.
+                    // The extension, in Swift 5 mode as Xcode's templates are. If it makes requests
+                    // itself (URLSession.shared), add \(product("AppexNetworking")) to its dependencies.
                     .executableTarget(
                         name: "\(names.target)",
                         dependencies: [\(extensionDependencies)],

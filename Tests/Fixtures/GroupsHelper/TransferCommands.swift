@@ -204,6 +204,24 @@ func transferResume(_ identifier: String, _ group: String, _ file: String) {
     finish(session, delegate)
 }
 
+/// `in-process-get URL`: gets URL with `URLSession.shared`, as Apple's code does, in a program
+/// that doesn't link AppexNetworking; prints "got N bytes", or "refused DOMAIN CODE: …" and
+/// the recovery suggestion.
+func inProcessGet(_ url: String) {
+    guard let target = URL(string: url) else { exit(64) }
+    let done = DispatchSemaphore(value: 0)
+    URLSession.shared.dataTask(with: target) { data, _, error in
+        if let error {
+            say("refused \(PrintingDelegate.describe(error))")
+            say((error as NSError).localizedRecoverySuggestion ?? "")
+        } else {
+            say("got \(data?.count ?? 0) bytes")
+        }
+        done.signal()
+    }.resume()
+    done.wait()
+}
+
 /// `transfer-tasks SESSION GROUP`: attaches, prints "tasks" and each unfinished task as
 /// " KIND N PATH" (upload or download, its identifier and its URL's path), and exits,
 /// leaving them be. It lists them with Apple's older `getTasksWithCompletionHandler(_:)`.

@@ -1,0 +1,91 @@
+public import Foundation
+
+/// What performs the tasks of an in-process ``URLSession`` (``URLSessionConfiguration/default``
+/// or ``URLSessionConfiguration/ephemeral``): the AppexNetworking product's
+/// `FoundationTransport`, over FoundationNetworking. It is found by name when the first
+/// in-process session is made, so that only a program linked with AppexNetworking loads
+/// libcurl and the libraries it needs, which cost each launch about 4.5 ms (docs/transfers.md,
+/// "In-process sessions"); extension code imports AppexKit alone either way.
+public protocol InProcessTransport: AnyObject, Sendable {
+    /// A transport for one session, with its configuration's settings.
+    init(settings: InProcessSettings)
+
+    /// A suspended task that makes `request`, sending `body`, and reports through `events`:
+    /// the answer's body as data, or, for a download, to a file.
+    func task(for request: URLRequest, body: InProcessBody, download: Bool, events: InProcessEvents) -> any InProcessTask
+
+    /// Lets go of the transport's connections once its tasks end; cancels them first if asked.
+    func invalidate(cancellingTasks: Bool)
+}
+
+/// One task of an ``InProcessTransport``.
+public protocol InProcessTask: AnyObject, Sendable {
+    func resume()
+    func suspend()
+    func cancel()
+}
+
+/// The settings of an in-process session's configuration that its transport applies.
+public struct InProcessSettings: Sendable {
+    public var ephemeral: Bool
+    public var timeoutIntervalForRequest: TimeInterval
+    public var timeoutIntervalForResource: TimeInterval
+    public var httpAdditionalHeaders: [String: String]
+    public var requestCachePolicy: URLRequest.CachePolicy
+    public var httpShouldSetCookies: Bool
+    public var httpMaximumConnectionsPerHost: Int
+}
+
+/// What an in-process request sends as its body.
+public enum InProcessBody: Sendable {
+    case none
+    case data(Data)
+    case file(URL)
+}
+
+/// How a transport reports a task, in order: its answer, its body or its file, its progress
+/// either way, and its end, each once but `data` and the progress.
+public struct InProcessEvents: Sendable {
+    /// The answer's head: an `HTTPURLResponse`, with its header fields, for HTTP.
+    public var answered: @Sendable (URLResponse) -> Void
+    /// Part of the answer's body, of a task that is no download.
+    public var received: @Sendable (Data) -> Void
+    /// The body went on: bytes sent now, in all, and expected in all (-1 if unknown).
+    public var sent: @Sendable (Int64, Int64, Int64) -> Void
+    /// A download's body went on: bytes written now, in all, and expected in all.
+    public var written: @Sendable (Int64, Int64, Int64) -> Void
+    /// A download is complete in the file at the URL, which is removed when this returns.
+    public var downloaded: @Sendable (URL) -> Void
+    /// The task ended: with no error if the server answered, whatever its status.
+    public var completed: @Sendable ((any Error)?) -> Void
+
+    public init(answered: @escaping @Sendable (URLResponse) -> Void, received: @escaping @Sendable (Data) -> Void,
+                sent: @escaping @Sendable (Int64, Int64, Int64) -> Void, written: @escaping @Sendable (Int64, Int64, Int64) -> Void,
+                downloaded: @escaping @Sendable (URL) -> Void, completed: @escaping @Sendable ((any Error)?) -> Void) {
+        self.answered = answered
+        self.received = received
+        self.sent = sent
+        self.written = written
+        self.downloaded = downloaded
+        self.completed = completed
+    }
+}
+
+enum InProcessTransports {
+    /// `AppexNetworking.FoundationTransport`'s mangled name: the runtime finds a type by it
+    /// in whatever the program links, with no reference from here.
+    static let mangledName = "15AppexNetworking19FoundationTransportC"
+
+    /// The transport type the program links, if it links one.
+    static var linked: (any InProcessTransport.Type)? {
+        _typeByName(mangledName) as? any InProcessTransport.Type
+    }
+
+    /// Why a session can't run tasks in this process: the program doesn't link AppexNetworking.
+    static var missing: any Error {
+        URLError(.unsupportedURL, userInfo: [
+            NSLocalizedDescriptionKey: "this process can't make requests itself: the URLSession of a default or ephemeral configuration runs its tasks through the AppexNetworking product, which this program doesn't link",
+            NSLocalizedRecoverySuggestionErrorKey: "Add .product(name: \"AppexNetworking\", package: \"appex\") to the target's dependencies (docs/transfers.md, \"In-process sessions\"); the code stays as it is.",
+        ])
+    }
+}

@@ -1,0 +1,145 @@
+import AppexLocking
+import Foundation
+
+/// A task of an in-process session: what it sends, who hears its end, and the transport's
+/// task once it is resumed.
+final class InProcessPart: Sendable {
+    /// Who hears an in-process task's end in one call, instead of the delegate.
+    enum Completion: Sendable {
+        case data(@Sendable (Data?, URLResponse?, (any Error)?) -> Void)
+        case download(@Sendable (URL?, URLResponse?, (any Error)?) -> Void)
+    }
+
+    let body: InProcessBody
+    let completion: Completion?
+    private let state = Locked<(task: (any InProcessTask)?, received: Data)>((nil, Data()))
+
+    init(body: InProcessBody, completion: Completion?) {
+        self.body = body
+        self.completion = completion
+    }
+
+    var task: (any InProcessTask)? {
+        get { state.withLock { $0.task } }
+        set { state.withLock { $0.task = newValue } }
+    }
+
+    /// Keeps `data` for the completion handler.
+    func keep(_ data: Data) { state.withLock { $0.received.append(data) } }
+    var received: Data { state.withLock { $0.received } }
+}
+
+/// How an in-process session runs its tasks (the API is in URLSession.swift): through the
+/// transport, whose reports reach each task's completion handler or the delegates.
+extension URLSession {
+    // MARK: Running them
+
+    /// Hands `task` to the transport, which reports it here; a task a background session
+    /// can't take, or that no transport can run, completes at once with the reason.
+    func startInProcess(_ task: URLSessionTask, _ part: InProcessPart) {
+        guard configuration.identifier == nil else {
+            return fail(task, TransferErrors.unusable(.unknown,
+                "background session \(identifier) takes no data task and no completion handler, as on Apple's systems, where the call raises",
+                recovery: "Use uploadTask(with:fromFile:) or downloadTask(with:) and hear their ends through the session's delegate."))
+        }
+        if let unusable = state.withLock({ $0.unusable }) { return fail(task, unusable) }
+        guard let transport, let request = task.originalRequest else {
+            return fail(task, TransferErrors.unusable(.badURL, "the task has no URL", recovery: "Make the task with a request that has one."))
+        }
+        if let running = part.task { return running.resume() }
+        let number = task.taskIdentifier
+        let isDownload = task is URLSessionDownloadTask
+        let inner = transport.task(for: request, body: part.body, download: isDownload, events: events(of: task, part))
+        part.task = inner
+        state.withLock { $0.tasks[number] = task }
+        inner.resume()
+    }
+
+    /// How the transport's reports reach `task`, its completion handler and the delegates.
+    private func events(of task: URLSessionTask, _ part: InProcessPart) -> InProcessEvents {
+        InProcessEvents(
+            answered: { response in
+                task.status.withLock { $0.response = response }
+            },
+            received: { [self] data in
+                task.status.withLock { $0.countOfBytesReceived += Int64(data.count) }
+                guard part.completion == nil else { return part.keep(data) }
+                guard let dataTask = task as? URLSessionDataTask else { return }
+                tell(task, (any URLSessionDataDelegate).self) { [self] delegate in
+                    delegate.urlSession(self, dataTask: dataTask, didReceive: data)
+                }
+            },
+            sent: { [self] now, total, expected in
+                task.status.withLock { status in
+                    status.countOfBytesSent = total
+                    status.countOfBytesExpectedToSend = expected
+                }
+                tell(task, (any URLSessionTaskDelegate).self) { [self] delegate in
+                    delegate.urlSession(self, task: task, didSendBodyData: now, totalBytesSent: total, totalBytesExpectedToSend: expected)
+                }
+            },
+            written: { [self] now, total, expected in
+                task.status.withLock { status in
+                    status.countOfBytesReceived = total
+                    status.countOfBytesExpectedToReceive = expected
+                }
+                guard part.completion == nil, let download = task as? URLSessionDownloadTask else { return }
+                tell(task, (any URLSessionDownloadDelegate).self) { [self] delegate in
+                    delegate.urlSession(self, downloadTask: download, didWriteData: now, totalBytesWritten: total, totalBytesExpectedToWrite: expected)
+                }
+            },
+            downloaded: { [self] location in
+                // The file goes when this returns: whoever takes it has it first.
+                let handOver = BlockOperation { [self] in
+                    if case .download(let handler) = part.completion {
+                        handler(location, task.response, nil)
+                    } else if let download = task as? URLSessionDownloadTask,
+                              let delegate = (task.delegate as? any URLSessionDownloadDelegate)
+                                  ?? (state.withLock({ $0.delegate }) as? any URLSessionDownloadDelegate) {
+                        delegate.urlSession(self, downloadTask: download, didFinishDownloadingTo: location)
+                    }
+                }
+                delegateQueue.addOperations([handOver], waitUntilFinished: true)
+                task.status.withLock { $0.downloadHandedOver = true }
+            },
+            completed: { [self] error in
+                delegateQueue.addOperation { [self] in
+                    let handedOver = task.status.withLock { status -> Bool in
+                        status.state = .completed
+                        status.error = error
+                        return status.downloadHandedOver
+                    }
+                    switch part.completion {
+                    case .data(let handler):
+                        handler(error == nil ? part.received : nil, task.response, error)
+                    case .download(let handler):
+                        if !handedOver { handler(nil, task.response, error ?? URLError(.badServerResponse)) }
+                    case nil:
+                        let delegate = task.delegate ?? (state.withLock({ $0.delegate }) as? any URLSessionTaskDelegate)
+                        delegate?.urlSession(self, task: task, didCompleteWithError: error)
+                    }
+                    state.withLock { _ = $0.tasks.removeValue(forKey: task.taskIdentifier) }
+                    invalidateIfFinished()
+                }
+            })
+    }
+
+    /// Calls `task`'s own delegate if it is a `Delegate`, else the session's, on the delegate
+    /// queue; a task with a completion handler tells only its own, as Apple's bypasses the
+    /// session's delegate for it.
+    func tell<Delegate>(_ task: URLSessionTask, _ kind: Delegate.Type, _ body: @escaping @Sendable (Delegate) -> Void) {
+        let ownOnly = task.inProcess?.completion != nil
+        delegateQueue.addOperation { [self] in
+            let delegate = (task.delegate as? Delegate) ?? (ownOnly ? nil : state.withLock({ $0.delegate }) as? Delegate)
+            if let delegate { body(delegate) }
+        }
+    }
+
+    /// The next number of an in-process session's task, which it has from when it is made.
+    func nextLocalTaskNumber() -> Int {
+        state.withLock { state in
+            state.lastLocalTask += 1
+            return state.lastLocalTask
+        }
+    }
+}
