@@ -36,9 +36,14 @@ extension TransferSessions {
             destination = home.groupContainer(for: attachment.group).appendingPathComponent("Library/Caches/Transfers/\(id.uuidString)")
         }
         let resourceTimeout = create.resourceTimeoutMilliseconds == 0 ? TransferTask.defaultResourceTimeout : TimeInterval(create.resourceTimeoutMilliseconds) / 1000
-        let task = TransferTask(id: id, appIdentifier: key.app, sessionIdentifier: key.session, groupIdentifier: attachment.group,
+        var task = TransferTask(id: id, appIdentifier: key.app, sessionIdentifier: key.session, groupIdentifier: attachment.group,
                                 owner: attachment.bundle.identifier, kind: kind, request: request, bodyFile: bodyFile, destination: destination,
                                 resourceTimeout: resourceTimeout, sendsLaunchEvents: !create.sendsNoLaunchEvents)
+        if create.earliestBeginMilliseconds > 0 {
+            // earliestBeginDate: not before then, nor past the task's resource deadline, where it fails.
+            let begin = Date(timeIntervalSince1970: TimeInterval(min(create.earliestBeginMilliseconds, UInt64(1) << 50)) / 1000)
+            if begin > task.createdAt { task.notBefore = min(begin, task.resourceDeadline) }
+        }
         let stored: TransferTask
         if !create.resumesTask.isEmpty {
             stored = try resume(task, from: create.resumesTask)

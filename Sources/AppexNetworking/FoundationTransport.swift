@@ -27,6 +27,12 @@ public final class FoundationTransport: InProcessTransport, @unchecked Sendable 
         session = FoundationNetworking.URLSession(configuration: configuration, delegate: relay, delegateQueue: queue)
     }
 
+    /// The Appex session, and so each of its tasks, is gone: FoundationNetworking's session,
+    /// which would keep its connections and its delegate for the process's life, goes too.
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
     public func task(for request: AppexTransfers.URLRequest, body: InProcessBody, download: Bool, events: InProcessEvents) -> any InProcessTask {
         let converted = Self.request(request)
         let inner: FoundationNetworking.URLSessionTask = switch (body, download) {

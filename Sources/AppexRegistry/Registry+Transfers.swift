@@ -26,12 +26,12 @@ extension Registry {
         let request = try JSONEncoder().encode(task.request)
         try db.execute(sql: """
             INSERT INTO transferTask (id, appIdentifier, sessionIdentifier, taskIdentifier, groupIdentifier, owner, kind, request,
-                bodyFile, destination, state, createdAt, resourceDeadline, sendsLaunchEvents, validator, bytesReceived, resumesFrom)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                bodyFile, destination, state, createdAt, resourceDeadline, sendsLaunchEvents, validator, bytesReceived, resumesFrom, notBefore)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [stored.id.uuidString, stored.appIdentifier, stored.sessionIdentifier, stored.taskIdentifier, stored.groupIdentifier,
                              stored.owner, stored.kind.rawValue, request, stored.bodyFile?.path, stored.destination?.path,
                              stored.state.rawValue, stored.createdAt, stored.resourceDeadline, stored.sendsLaunchEvents,
-                             stored.validator, stored.bytesReceived, stored.resumesFrom?.uuidString])
+                             stored.validator, stored.bytesReceived, stored.resumesFrom?.uuidString, stored.notBefore])
         // As read back: the database keeps times to the millisecond.
         return try Row.fetchOne(db, sql: "SELECT * FROM transferTask WHERE id = ?", arguments: [stored.id.uuidString]).map(Self.transferTask) ?? stored
     }

@@ -59,10 +59,15 @@ extension URLSession {
     private func events(of task: URLSessionTask, _ part: InProcessPart) -> InProcessEvents {
         InProcessEvents(
             answered: { response in
-                task.status.withLock { $0.response = response }
+                task.status.withLock { status in
+                    status.response = response
+                    if !(task is URLSessionDownloadTask) { status.countOfBytesExpectedToReceive = response.expectedContentLength }
+                }
+                task.reportProgress()
             },
             received: { [self] data in
                 task.status.withLock { $0.countOfBytesReceived += Int64(data.count) }
+                task.reportProgress()
                 guard part.completion == nil else { return part.keep(data) }
                 guard let dataTask = task as? URLSessionDataTask else { return }
                 tell(task, (any URLSessionDataDelegate).self) { [self] delegate in
@@ -74,6 +79,7 @@ extension URLSession {
                     status.countOfBytesSent = total
                     status.countOfBytesExpectedToSend = expected
                 }
+                task.reportProgress()
                 tell(task, (any URLSessionTaskDelegate).self) { [self] delegate in
                     delegate.urlSession(self, task: task, didSendBodyData: now, totalBytesSent: total, totalBytesExpectedToSend: expected)
                 }
@@ -83,6 +89,7 @@ extension URLSession {
                     status.countOfBytesReceived = total
                     status.countOfBytesExpectedToReceive = expected
                 }
+                task.reportProgress()
                 guard part.completion == nil, let download = task as? URLSessionDownloadTask else { return }
                 tell(task, (any URLSessionDownloadDelegate).self) { [self] delegate in
                     delegate.urlSession(self, downloadTask: download, didWriteData: now, totalBytesWritten: total, totalBytesExpectedToWrite: expected)

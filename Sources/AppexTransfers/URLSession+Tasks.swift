@@ -44,7 +44,8 @@ extension URLSession {
                                     url: url.absoluteString, method: request.httpMethod ?? "GET", headers: headers(of: request),
                                     timeoutMilliseconds: Self.milliseconds(min(request.timeoutInterval, configuration.timeoutIntervalForRequest)),
                                     resourceTimeoutMilliseconds: Self.milliseconds(configuration.timeoutIntervalForResource),
-                                    sendsNoLaunchEvents: !configuration.sessionSendsLaunchEvents, resumesTask: task.resumeData?.task ?? "")
+                                    sendsNoLaunchEvents: !configuration.sessionSendsLaunchEvents, resumesTask: task.resumeData?.task ?? "",
+                                    earliestBeginMilliseconds: task.earliestBeginDate.map { UInt64(max(0, $0.timeIntervalSince1970 * 1000)) } ?? 0)
         do throws(ErrorInfo) {
             let answer = try link.call(needing: WireVersion.transfers, { call in
                 var message = create

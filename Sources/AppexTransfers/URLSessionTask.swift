@@ -28,6 +28,10 @@ open class URLSessionTask: @unchecked Sendable {
         var toldResumed = false
         /// Whether an in-process download's file went to its completion handler or delegate.
         var downloadHandedOver = false
+        var earliestBeginDate: Date?
+        var countOfBytesClientExpectsToSend: Int64 = NSURLSessionTransferSizeUnknown
+        var countOfBytesClientExpectsToReceive: Int64 = NSURLSessionTransferSizeUnknown
+        var priority = URLSessionTask.defaultPriority
     }
 
     /// The request as it was given.
@@ -83,6 +87,50 @@ open class URLSessionTask: @unchecked Sendable {
     /// -1 while unknown.
     public var countOfBytesExpectedToReceive: Int64 { status.withLock { $0.countOfBytesExpectedToReceive } }
 
+    /// When a background task may start at the soonest, as Apple's: appexd keeps it waiting
+    /// until then. Set before ``resume()``; an in-process task ignores it, as Apple's does.
+    public var earliestBeginDate: Date? {
+        get { status.withLock { $0.earliestBeginDate } }
+        set { status.withLock { $0.earliestBeginDate = newValue } }
+    }
+
+    /// How many bytes the app expects the task to send, for the system's scheduling; kept,
+    /// and not acted on (appexd starts each task when it may).
+    public var countOfBytesClientExpectsToSend: Int64 {
+        get { status.withLock { $0.countOfBytesClientExpectsToSend } }
+        set { status.withLock { $0.countOfBytesClientExpectsToSend = newValue } }
+    }
+
+    /// How many bytes the app expects the task to receive; kept, and not acted on.
+    public var countOfBytesClientExpectsToReceive: Int64 {
+        get { status.withLock { $0.countOfBytesClientExpectsToReceive } }
+        set { status.withLock { $0.countOfBytesClientExpectsToReceive = newValue } }
+    }
+
+    /// How the task ranks among the session's, from 0 to 1; kept, and not acted on.
+    public var priority: Float {
+        get { status.withLock { $0.priority } }
+        set { status.withLock { $0.priority = min(max(newValue, 0), 1) } }
+    }
+
+    /// The task's progress in bytes: sent, for an upload; received, for any other task.
+    public let progress = Progress(totalUnitCount: -1)
+
+    /// Brings ``progress`` up to the byte counts.
+    func reportProgress() {
+        let upload = self is URLSessionUploadTask
+        let (done, total) = status.withLock { status in
+            upload ? (status.countOfBytesSent, status.countOfBytesExpectedToSend) : (status.countOfBytesReceived, status.countOfBytesExpectedToReceive)
+        }
+        progress.totalUnitCount = total
+        progress.completedUnitCount = done
+    }
+
+    /// Apple's ranks: 0.5, 0.25 and 0.75.
+    public static let defaultPriority: Float = 0.5
+    public static let lowPriority: Float = 0.25
+    public static let highPriority: Float = 0.75
+
     /// The app's own description of the task, kept in this process only.
     public var taskDescription: String? {
         get { status.withLock { $0.taskDescription } }
@@ -116,7 +164,7 @@ open class URLSessionTask: @unchecked Sendable {
     /// Takes in what appexd reports of the task; answers how many more bytes were sent and
     /// received since the last report.
     func apply(_ info: TransferTaskInfo) -> (sent: Int64, received: Int64) {
-        status.withLock { status in
+        let counts = status.withLock { status in
             let sent = info.bytesSent - status.countOfBytesSent
             let received = info.bytesReceived - status.countOfBytesReceived
             status.taskIdentifier = Int(clamping: info.taskIdentifier)
@@ -127,6 +175,8 @@ open class URLSessionTask: @unchecked Sendable {
             status.countOfBytesExpectedToReceive = info.bytesExpectedToReceive
             return (sent, received)
         }
+        reportProgress()
+        return counts
     }
 
     /// Takes in the server's answer, as `info` reports it, if there is one.

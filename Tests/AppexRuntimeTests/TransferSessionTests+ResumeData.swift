@@ -107,8 +107,22 @@ extension TransferSessionTests {
 }
 
 /// An upload's answer: its header fields on `HTTPURLResponse`, and the start of its body
-/// for `URLSessionDataDelegate`, as an upload task is a data task.
+/// for `URLSessionDataDelegate`, as an upload task is a data task; and a task's earliest
+/// begin date.
 extension TransferSessionTests {
+    @Test func aTaskWithAnEarliestBeginDateWaitsForItInTheRegistry() async throws {
+        let app = try installApp()
+        let made = try await run(app, ["transfer-download", Self.session, Self.group, server.url("/bytes/1000").absoluteString],
+                                 adding: ["HELPER_BEGIN_AFTER": "3"])
+        #expect(events(in: made) == ["created 1"], "\(made.standardError)")
+        let task = try #require(try Registry(home: world.test.home).transfers(session: Self.session).first)
+        let wait = try #require(task.notBefore, "\(task)").timeIntervalSince(task.createdAt)
+        #expect(wait > 2 && wait <= 3.5, "it waits until its earliest begin date: \(wait) s")
+        #expect(server.seen("/bytes/1000").isEmpty || task.notBefore! <= Date(), "nothing was asked before then")
+        let ended = await eventually(seconds: 60) { (try? Registry(home: self.world.test.home).transfer(task.id))?.state == .completed }
+        #expect(ended, "and then it runs")
+    }
+
     @Test func anUploadsAnswerBodyAndHeaderFieldsReachTheDelegate() async throws {
         let app = try installApp()
         let file = try makeFile(bytes: 100_000)

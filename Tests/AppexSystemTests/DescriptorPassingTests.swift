@@ -116,7 +116,7 @@ import Testing
         #expect(bytes == [0x78])
         #expect(received.count == 64)
         #expect(Set(received.map(\.rawValue)).count == 64, "each arrives as its own descriptor")
-        #expect(!everyWriterIsClosed(pipe.read))
+        #expect(aWriterIsOpen(pipe.read))
         received.removeAll()
         #expect(everyWriterIsClosed(pipe.read))
     }
@@ -153,7 +153,7 @@ import Testing
         #expect(count == 2)
         #expect(truncated == 1)
         let kept = fds.map { FileDescriptor(owning: $0) }
-        #expect(!everyWriterIsClosed(pipe.read))
+        #expect(aWriterIsOpen(pipe.read))
         kept.forEach { $0.close() }
         #expect(everyWriterIsClosed(pipe.read), "the three beyond capacity were closed by the shim")
     }

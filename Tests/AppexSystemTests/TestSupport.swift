@@ -29,14 +29,25 @@ func readText(_ file: FileDescriptor) throws -> String {
 /// Whether every write end of the pipe whose read end is `readEnd` is closed, everywhere in
 /// this process: after draining, a non-blocking read sees end of file rather than EAGAIN.
 /// It proves a descriptor was closed without counting descriptors, which parallel tests disturb.
+/// It waits up to 5 s for that: a process another test starts meanwhile holds a copy of every
+/// descriptor from its fork to its exec, close-on-exec or not.
 func everyWriterIsClosed(_ readEnd: FileDescriptor) -> Bool {
+    for _ in 0..<500 {
+        if !aWriterIsOpen(readEnd) { return true }
+        usleep(10_000)
+    }
+    return false
+}
+
+/// Whether a write end of the pipe whose read end is `readEnd` is open now, somewhere.
+func aWriterIsOpen(_ readEnd: FileDescriptor) -> Bool {
     let flags = fcntl(readEnd.rawValue, F_GETFL)
     _ = fcntl(readEnd.rawValue, F_SETFL, flags | O_NONBLOCK)
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
         let count = buffer.withUnsafeMutableBytes { Glibc.read(readEnd.rawValue, $0.baseAddress, $0.count) }
         if count > 0 || (count < 0 && errno == EINTR) { continue }
-        return count == 0
+        return count != 0
     }
 }
 

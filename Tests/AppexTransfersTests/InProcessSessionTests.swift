@@ -35,6 +35,8 @@ import Testing
         #expect(http.statusCode == 200 && http.value(forHTTPHeaderField: "etag") == "\"bytes-100000\"")
         #expect(data?.count == 100_000 && GeneratedBytes.matches(data ?? Data()))
         #expect(task.state == .completed && task.taskIdentifier > 0 && task.countOfBytesReceived == 100_000)
+        #expect(task.countOfBytesExpectedToReceive == 100_000, "from the answer's Content-Length")
+        #expect(task.progress.completedUnitCount == 100_000 && task.progress.totalUnitCount == 100_000)
     }
 
     @Test func asyncDataUploadAndDownloadWork() async throws {

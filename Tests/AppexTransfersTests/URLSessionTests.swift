@@ -99,3 +99,20 @@ final class RecordingDelegate: URLSessionTaskDelegate {
         heard.withLock { $0.append("completed \(task.taskIdentifier) with \((error as NSError?)?.code ?? 0)") }
     }
 }
+
+/// Apple's scheduling hints on a task: kept as set, within their ranges.
+struct TaskHintTests {
+    @Test func aTasksHintsAreKeptAsSetAndItsPriorityWithinItsRange() {
+        let configuration = URLSessionConfiguration.background(withIdentifier: "com.example.hints")
+        let session = URLSession(configuration: configuration)
+        let task = session.downloadTask(with: URL(string: "https://example.com/a")!)
+        #expect(task.priority == URLSessionTask.defaultPriority && URLSessionTask.lowPriority < URLSessionTask.highPriority)
+        task.priority = 2
+        #expect(task.priority == 1)
+        #expect(task.countOfBytesClientExpectsToReceive == NSURLSessionTransferSizeUnknown)
+        task.countOfBytesClientExpectsToReceive = 4096
+        task.earliestBeginDate = Date(timeIntervalSince1970: 1_900_000_000)
+        #expect(task.countOfBytesClientExpectsToReceive == 4096 && task.earliestBeginDate?.timeIntervalSince1970 == 1_900_000_000)
+        #expect(task.progress.totalUnitCount == -1 && task.progress.completedUnitCount == 0)
+    }
+}

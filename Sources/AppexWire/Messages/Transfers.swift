@@ -83,10 +83,12 @@ public struct TransferCreate: ProtoMessage, Hashable {
     /// takes over, with its request (`url`, `method` and `headers` are then not used); empty
     /// for any other task.
     public var resumesTask: String
+    /// `earliestBeginDate`, in milliseconds since 1970: the task waits until then; 0 for none.
+    public var earliestBeginMilliseconds: UInt64
 
     public init(call: UInt64, sessionIdentifier: String, kind: String, url: String, method: String, headers: [TransferHeader] = [],
                 timeoutMilliseconds: UInt64 = 0, resourceTimeoutMilliseconds: UInt64 = 0, sendsNoLaunchEvents: Bool = false,
-                resumesTask: String = "") {
+                resumesTask: String = "", earliestBeginMilliseconds: UInt64 = 0) {
         self.call = call
         self.sessionIdentifier = sessionIdentifier
         self.kind = kind
@@ -97,6 +99,7 @@ public struct TransferCreate: ProtoMessage, Hashable {
         self.resourceTimeoutMilliseconds = resourceTimeoutMilliseconds
         self.sendsNoLaunchEvents = sendsNoLaunchEvents
         self.resumesTask = resumesTask
+        self.earliestBeginMilliseconds = earliestBeginMilliseconds
     }
 
     public func encode(to writer: inout ProtoWriter) {
@@ -110,6 +113,7 @@ public struct TransferCreate: ProtoMessage, Hashable {
         writer.uint(8, resourceTimeoutMilliseconds)
         writer.bool(9, sendsNoLaunchEvents)
         writer.string(10, resumesTask)
+        writer.uint(11, earliestBeginMilliseconds)
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -126,6 +130,7 @@ public struct TransferCreate: ProtoMessage, Hashable {
             case 8: resourceTimeoutMilliseconds = try reader.uint(field)
             case 9: sendsNoLaunchEvents = try reader.bool(field)
             case 10: resumesTask = try reader.string(field)
+            case 11: earliestBeginMilliseconds = try reader.uint(field)
             default: try reader.skip(field)
             }
         }

@@ -139,7 +139,8 @@ func transferAttach(_ identifier: String, _ group: String) {
 /// background session API, prints "created N" or "refused …", and exits at once: the task
 /// goes on without it. With `wait`, it prints the task's progress and events until it
 /// completes; with `cancel`, it cancels the task first. `HELPER_HEADER`, "NAME:VALUE" with
-/// each side percent-encoded (so that it can hold CR, LF and NUL), adds a header field.
+/// each side percent-encoded (so that it can hold CR, LF and NUL), adds a header field;
+/// `HELPER_BEGIN_AFTER`, in seconds, sets the task's `earliestBeginDate` that far ahead.
 func transferTask(_ kind: String, _ identifier: String, _ group: String, _ url: String, file: String?, then next: String?) {
     let (session, delegate) = backgroundSession(identifier, group)
     guard let target = URL(string: url) else {
@@ -154,6 +155,9 @@ func transferTask(_ kind: String, _ identifier: String, _ group: String, _ url: 
     }
     let task: URLSessionTask = file.map { session.uploadTask(with: request, fromFile: URL(fileURLWithPath: $0)) }
         ?? session.downloadTask(with: request)
+    if let seconds = ProcessInfo.processInfo.environment["HELPER_BEGIN_AFTER"].flatMap(Double.init) {
+        task.earliestBeginDate = Date().addingTimeInterval(seconds)
+    }
     task.resume()
     guard task.taskIdentifier > 0 else {
         _ = delegate.wait(for: "completed") // the refusal exits
