@@ -61,6 +61,18 @@ public final class FoundationTransport: InProcessTransport, @unchecked Sendable 
         return converted
     }
 
+    /// FoundationNetworking's request as Appex's: a redirect's.
+    static func request(_ request: FoundationNetworking.URLRequest) -> AppexTransfers.URLRequest {
+        var converted = AppexTransfers.URLRequest(url: request.url ?? URL(fileURLWithPath: "/"),
+                                                  cachePolicy: .init(rawValue: request.cachePolicy.rawValue) ?? .useProtocolCachePolicy,
+                                                  timeoutInterval: request.timeoutInterval)
+        converted.httpMethod = request.httpMethod
+        converted.allHTTPHeaderFields = request.allHTTPHeaderFields
+        converted.httpBody = request.httpBody
+        converted.httpShouldHandleCookies = request.httpShouldHandleCookies
+        return converted
+    }
+
     /// FoundationNetworking's answer as Appex's, its header fields with it.
     static func response(_ response: FoundationNetworking.URLResponse) -> AppexTransfers.URLResponse {
         guard let http = response as? FoundationNetworking.HTTPURLResponse else {
@@ -91,10 +103,23 @@ final class RelayedTask: InProcessTask, @unchecked Sendable {
 
 /// FoundationNetworking's delegate: passes each task's reports to its events, in order, on
 /// the transport's queue.
+///
+/// It answers challenges itself, since FoundationNetworking's own handling hangs: a `401`
+/// whose challenge gets no credential never completes. FoundationNetworking reports the
+/// `401` and its body before the challenge; the relay holds them, and passes them on only if
+/// they are the answer, when no credential is sent (docs/transfers.md, "Answers, challenges
+/// and redirects").
 final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, FoundationNetworking.URLSessionDownloadDelegate, @unchecked Sendable {
     private struct Entry {
         var events: InProcessEvents
         var answered = false
+        /// A `401` that asks for a credential, and the body that came with it so far.
+        var held: (response: FoundationNetworking.URLResponse, body: [Data])?
+        /// Set once a held `401` turned out to be the answer, which is then passed on.
+        var released = false
+        /// The `401` a credential was sent for: the task's response until the next answer
+        /// comes, which is not to be held again.
+        var answeredWithCredential: FoundationNetworking.URLResponse?
     }
 
     private let entries = Locked<[ObjectIdentifier: Entry]>([:])
@@ -103,17 +128,29 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
         entries.withLock { $0[ObjectIdentifier(task)] = Entry(events: events) }
     }
 
-    /// `task`'s events, having told them its answer first if they have not heard it.
+    /// `task`'s events, having told them its answer first if they have not heard it; nil
+    /// while the answer is a `401` held for its challenge, or once the task has ended.
     private func events(of task: FoundationNetworking.URLSessionTask) -> InProcessEvents? {
         let (entry, tell) = entries.withLock { entries -> (Entry?, Bool) in
             guard var entry = entries[ObjectIdentifier(task)] else { return (nil, false) }
-            let tell = !entry.answered && task.response != nil
+            if entry.held == nil, !entry.answered, !entry.released, let response = task.response,
+               response !== entry.answeredWithCredential, Self.asksForCredential(response) {
+                entry.held = (response, [])
+            }
+            let tell = !entry.answered && entry.held == nil && task.response.map { $0 !== entry.answeredWithCredential } == true
             entry.answered = entry.answered || tell
             entries[ObjectIdentifier(task)] = entry
             return (entry, tell)
         }
         if tell, let response = task.response { entry?.events.answered(FoundationTransport.response(response)) }
-        return entry?.events
+        return entry?.held == nil ? entry?.events : nil
+    }
+
+    /// Whether `response` is a `401` with a challenge, which FoundationNetworking follows
+    /// with a challenge of its own.
+    private static func asksForCredential(_ response: FoundationNetworking.URLResponse) -> Bool {
+        guard let http = response as? FoundationNetworking.HTTPURLResponse, http.statusCode == 401 else { return false }
+        return http.allHeaderFields.keys.contains { ($0 as? String)?.caseInsensitiveCompare("WWW-Authenticate") == .orderedSame }
     }
 
     func urlSession(_ session: FoundationNetworking.URLSession, dataTask: FoundationNetworking.URLSessionDataTask,
@@ -124,7 +161,10 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
     }
 
     func urlSession(_ session: FoundationNetworking.URLSession, dataTask: FoundationNetworking.URLSessionDataTask, didReceive data: Data) {
-        events(of: dataTask)?.received(data)
+        guard let events = events(of: dataTask) else {
+            return entries.withLock { entries in entries[ObjectIdentifier(dataTask)]?.held?.body.append(data) }
+        }
+        events.received(data)
     }
 
     func urlSession(_ session: FoundationNetworking.URLSession, task: FoundationNetworking.URLSessionTask, didSendBodyData bytesSent: Int64,
@@ -138,12 +178,134 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
     }
 
     func urlSession(_ session: FoundationNetworking.URLSession, downloadTask: FoundationNetworking.URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        // FoundationNetworking hands over no file of an answer it challenges: this 401 is the answer.
+        entries.withLock { entries in
+            guard entries[ObjectIdentifier(downloadTask)]?.held != nil else { return }
+            entries[ObjectIdentifier(downloadTask)]?.held = nil
+            entries[ObjectIdentifier(downloadTask)]?.released = true
+        }
         events(of: downloadTask)?.downloaded(location)
     }
 
     func urlSession(_ session: FoundationNetworking.URLSession, task: FoundationNetworking.URLSessionTask, didCompleteWithError error: (any Error)?) {
+        // A held 401 whose challenge never came is the answer after all.
+        if entries.withLock({ $0[ObjectIdentifier(task)]?.held != nil }) { return end(task, with: error) }
         let events = events(of: task)
         entries.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(task)) }
         events?.completed(error)
     }
+
+    func urlSession(_ session: FoundationNetworking.URLSession, task: FoundationNetworking.URLSessionTask,
+                    willPerformHTTPRedirection response: FoundationNetworking.HTTPURLResponse, newRequest request: FoundationNetworking.URLRequest,
+                    completionHandler: @escaping @Sendable (FoundationNetworking.URLRequest?) -> Void) {
+        guard let events = entries.withLock({ $0[ObjectIdentifier(task)]?.events }),
+              let redirect = FoundationTransport.response(response) as? AppexTransfers.HTTPURLResponse else {
+            return completionHandler(request)
+        }
+        events.redirected(redirect, FoundationTransport.request(request)) { next in
+            completionHandler(next.map(FoundationTransport.request))
+        }
+    }
+
+    func urlSession(_ session: FoundationNetworking.URLSession, task: FoundationNetworking.URLSessionTask,
+                    didReceive challenge: FoundationNetworking.URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (FoundationNetworking.URLSession.AuthChallengeDisposition, FoundationNetworking.URLCredential?) -> Void) {
+        // Holds the 401 now if nothing else did: a download reports no answer of its own.
+        _ = events(of: task)
+        guard let events = entries.withLock({ $0[ObjectIdentifier(task)]?.events }) else {
+            return completionHandler(.cancelAuthenticationChallenge, nil)
+        }
+        let space = challenge.protectionSpace
+        let basic = space.authenticationMethod == AppexTransfers.NSURLAuthenticationMethodHTTPBasic
+        // FoundationNetworking sends a credential with the task's first request, wherever a
+        // redirect took it: to another server, that would give it the asking server's password.
+        let asking = challenge.failureResponse?.url
+        let sameOrigin = Self.origin(of: task.originalRequest?.url) == Self.origin(of: asking)
+        let asked = AppexTransfers.URLAuthenticationChallenge(
+            AppexTransfers.URLProtectionSpace(host: asking?.host ?? space.host, port: Self.origin(of: asking)?.port ?? space.port,
+                                              protocol: asking?.scheme ?? space.protocol, realm: space.realm,
+                                              authenticationMethod: space.authenticationMethod),
+            proposedCredential: nil, previousFailureCount: challenge.previousFailureCount,
+            failureResponse: challenge.failureResponse.map(FoundationTransport.response))
+        events.challenged(asked) { [self] disposition, credential in
+            switch disposition {
+            case .useCredential where basic && !sameOrigin:
+                end(task, with: Self.redirectedAway(from: task.originalRequest?.url, to: challenge.failureResponse?.url), cancelling: completionHandler)
+            case .useCredential where basic:
+                guard let user = credential?.user, let password = credential?.password else { return end(task, with: nil, cancelling: completionHandler) }
+                let persistence = FoundationNetworking.URLCredential.Persistence(rawValue: credential?.persistence.rawValue ?? 0) ?? .none
+                send(FoundationNetworking.URLCredential(user: user, password: password, persistence: persistence), for: task, completionHandler)
+            case .useCredential:
+                end(task, with: URLError(.userAuthenticationRequired, userInfo: [
+                    NSLocalizedDescriptionKey: "the server asks for \(space.authenticationMethod) authentication, which an in-process session can't give; it answers HTTP Basic only",
+                    NSLocalizedRecoverySuggestionErrorKey: "Set the request's Authorization header yourself, or have the server offer Basic authentication over HTTPS.",
+                ]), cancelling: completionHandler)
+            case .cancelAuthenticationChallenge:
+                // FoundationNetworking's cancellation of a task past its answer is never reported.
+                entries.withLock { $0[ObjectIdentifier(task)]?.held = nil }
+                end(task, with: URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "the delegate cancelled the authentication challenge"]),
+                    cancelling: completionHandler)
+            case .performDefaultHandling, .rejectProtectionSpace:
+                end(task, with: nil, cancelling: completionHandler)
+            }
+        }
+    }
+
+    /// Sends `credential`: FoundationNetworking makes the request again with it, and the held
+    /// `401` is forgotten.
+    private func send(_ credential: FoundationNetworking.URLCredential?, for task: FoundationNetworking.URLSessionTask,
+                      _ completionHandler: @Sendable (FoundationNetworking.URLSession.AuthChallengeDisposition, FoundationNetworking.URLCredential?) -> Void) {
+        entries.withLock { entries in
+            guard var entry = entries[ObjectIdentifier(task)] else { return }
+            entry.answeredWithCredential = entry.held?.response
+            entry.held = nil
+            entries[ObjectIdentifier(task)] = entry
+        }
+        completionHandler(.useCredential, credential)
+    }
+
+    /// Ends `task` with its held `401` as the answer, or with `error`; FoundationNetworking's
+    /// task, which would wait for ever, is cancelled unheard. A download's body is not kept
+    /// by FoundationNetworking for the relay to hand over, so a download ends with
+    /// `URLError.userAuthenticationRequired` instead.
+    private func end(_ task: FoundationNetworking.URLSessionTask, with error: (any Error)?,
+                     cancelling completionHandler: (@Sendable (FoundationNetworking.URLSession.AuthChallengeDisposition, FoundationNetworking.URLCredential?) -> Void)? = nil) {
+        guard let entry = entries.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
+        if let held = entry.held {
+            entry.events.answered(FoundationTransport.response(held.response))
+            held.body.forEach(entry.events.received)
+        }
+        let download = task is FoundationNetworking.URLSessionDownloadTask
+        entry.events.completed(error ?? (download && entry.held != nil ? Self.downloadRefused : nil))
+        completionHandler?(.cancelAuthenticationChallenge, nil)
+    }
+
+    /// A server, as a URL names it: its scheme, host and port, the port its scheme's if the
+    /// URL names none.
+    private struct Origin: Equatable, CustomStringConvertible {
+        var scheme: String
+        var host: String
+        var port: Int
+
+        var description: String { "\(scheme)://\(host):\(port)" }
+    }
+
+    private static func origin(of url: URL?) -> Origin? {
+        guard let url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        return Origin(scheme: scheme, host: host, port: url.port ?? (scheme == "https" ? 443 : 80))
+    }
+
+    /// Why a credential for the server a task was redirected to is not sent.
+    private static func redirectedAway(from original: URL?, to asking: URL?) -> URLError {
+        let describe = { (url: URL?) in origin(of: url)?.description ?? "an unknown server" }
+        return URLError(.userAuthenticationRequired, userInfo: [
+            NSLocalizedDescriptionKey: "the server asking for a credential, \(describe(asking)), is not the one the task was made for, \(describe(original)), which redirected it there; an in-process session sends a credential only to the task's own server, since FoundationNetworking would send it with the first request",
+            NSLocalizedRecoverySuggestionErrorKey: "Make the task with the URL the server redirects to, or set its Authorization header yourself.",
+        ])
+    }
+
+    private static let downloadRefused = URLError(.userAuthenticationRequired, userInfo: [
+        NSLocalizedDescriptionKey: "the server answered 401 and no credential was sent; an in-process download keeps no body of such an answer",
+        NSLocalizedRecoverySuggestionErrorKey: "Answer the challenge with a credential (urlSession(_:task:didReceive:completionHandler:)), or make a data task to read the 401's body.",
+    ])
 }

@@ -43,12 +43,21 @@ public final class LoopbackHTTPServer: Sendable {
         case hold(after: Int)
     }
 
+    /// `/private/bytes/N` serves `/bytes/N` to a request with HTTP Basic credentials of
+    /// this user and password, and answers any other `401`, asking for them in this realm,
+    /// with ``signInFirst`` as its body.
+    public static let privateUser = "appex"
+    public static let privatePassword = "open sesame"
+    public static let privateRealm = "Appex tests"
+    public static let signInFirst = "sign in first\n"
+    static let privateAuthorization = "Basic " + Data("\(privateUser):\(privatePassword)".utf8).base64EncodedString()
+
     /// A request as the server saw it.
     public struct Seen: Sendable, Equatable {
         public var method: String
         public var path: String
         /// The header fields the tests look at, by lowercase name: range, if-range,
-        /// idempotency-key, content-length, x-note.
+        /// idempotency-key, content-length, x-note, authorization.
         public var headers: [String: String]
         public var behaviour: Behaviour
     }

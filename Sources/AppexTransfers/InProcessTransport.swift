@@ -44,7 +44,8 @@ public enum InProcessBody: Sendable {
 }
 
 /// How a transport reports a task, in order: its answer, its body or its file, its progress
-/// either way, and its end, each once but `data` and the progress.
+/// either way, and its end, each once but `data` and the progress; between them, whenever
+/// the server asks, challenges and redirects, which wait for their answers.
 public struct InProcessEvents: Sendable {
     /// The answer's head: an `HTTPURLResponse`, with its header fields, for HTTP.
     public var answered: @Sendable (URLResponse) -> Void
@@ -58,16 +59,25 @@ public struct InProcessEvents: Sendable {
     public var downloaded: @Sendable (URL) -> Void
     /// The task ended: with no error if the server answered, whatever its status.
     public var completed: @Sendable ((any Error)?) -> Void
+    /// The server asks for a credential: the handler, called once, says how to answer.
+    public var challenged: @Sendable (URLAuthenticationChallenge, @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) -> Void
+    /// The server redirects to the request given: the handler, called once, gives the
+    /// request to make instead, or nil to take the redirect as the answer.
+    public var redirected: @Sendable (HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void
 
     public init(answered: @escaping @Sendable (URLResponse) -> Void, received: @escaping @Sendable (Data) -> Void,
                 sent: @escaping @Sendable (Int64, Int64, Int64) -> Void, written: @escaping @Sendable (Int64, Int64, Int64) -> Void,
-                downloaded: @escaping @Sendable (URL) -> Void, completed: @escaping @Sendable ((any Error)?) -> Void) {
+                downloaded: @escaping @Sendable (URL) -> Void, completed: @escaping @Sendable ((any Error)?) -> Void,
+                challenged: @escaping @Sendable (URLAuthenticationChallenge, @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) -> Void,
+                redirected: @escaping @Sendable (HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void) {
         self.answered = answered
         self.received = received
         self.sent = sent
         self.written = written
         self.downloaded = downloaded
         self.completed = completed
+        self.challenged = challenged
+        self.redirected = redirected
     }
 }
 

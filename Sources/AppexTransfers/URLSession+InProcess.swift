@@ -57,22 +57,37 @@ extension URLSession {
 
     /// How the transport's reports reach `task`, its completion handler and the delegates.
     private func events(of task: URLSessionTask, _ part: InProcessPart) -> InProcessEvents {
-        InProcessEvents(
-            answered: { response in
+        let gate = AnswerGate(
+            deliver: { [self] data in
+                guard let dataTask = task as? URLSessionDataTask else { return }
+                tell(task, (any URLSessionDataDelegate).self) { [self] delegate in
+                    delegate.urlSession(self, dataTask: dataTask, didReceive: data)
+                }
+            },
+            finish: { [self] error in
+                delegateQueue.addOperation { [self] in finishInProcess(task, part, error) }
+            })
+        return InProcessEvents(
+            answered: { [self] response in
                 task.status.withLock { status in
                     status.response = response
                     if !(task is URLSessionDownloadTask) { status.countOfBytesExpectedToReceive = response.expectedContentLength }
                 }
                 task.reportProgress()
+                // A data task's delegate decides what becomes of the answer before it hears the body.
+                guard let dataTask = task as? URLSessionDataTask, part.completion == nil,
+                      let delegate = delegate(of: task, (any URLSessionDataDelegate).self) else { return }
+                gate.hold()
+                let decided = Once<URLSession.ResponseDisposition> { [self] disposition in decide(disposition, dataTask, part, gate) }
+                delegateQueue.addOperation { [self] in
+                    delegate.urlSession(self, dataTask: dataTask, didReceive: response, completionHandler: decided.call)
+                }
             },
-            received: { [self] data in
+            received: { data in
                 task.status.withLock { $0.countOfBytesReceived += Int64(data.count) }
                 task.reportProgress()
                 guard part.completion == nil else { return part.keep(data) }
-                guard let dataTask = task as? URLSessionDataTask else { return }
-                tell(task, (any URLSessionDataDelegate).self) { [self] delegate in
-                    delegate.urlSession(self, dataTask: dataTask, didReceive: data)
-                }
+                gate.pass(data)
             },
             sent: { [self] now, total, expected in
                 task.status.withLock { status in
@@ -101,44 +116,100 @@ extension URLSession {
                     if case .download(let handler) = part.completion {
                         handler(location, task.response, nil)
                     } else if let download = task as? URLSessionDownloadTask,
-                              let delegate = (task.delegate as? any URLSessionDownloadDelegate)
-                                  ?? (state.withLock({ $0.delegate }) as? any URLSessionDownloadDelegate) {
+                              let delegate = delegate(of: task, (any URLSessionDownloadDelegate).self) {
                         delegate.urlSession(self, downloadTask: download, didFinishDownloadingTo: location)
                     }
                 }
                 delegateQueue.addOperations([handOver], waitUntilFinished: true)
                 task.status.withLock { $0.downloadHandedOver = true }
             },
-            completed: { [self] error in
+            completed: { error in gate.end(error) },
+            challenged: { [self] challenge, answer in
+                let asked = proposingKeptCredential(challenge)
+                let answered = Once<(URLSession.AuthChallengeDisposition, URLCredential?)> { [self] in
+                    let (disposition, credential) = settle(asked, $0.0, $0.1)
+                    answer(disposition, credential)
+                }
+                // Asked of a task with a completion handler too, as Apple's are.
+                guard let delegate = delegate(of: task, (any URLSessionTaskDelegate).self, evenWithCompletionHandler: true) else {
+                    return answered.call((.performDefaultHandling, nil))
+                }
                 delegateQueue.addOperation { [self] in
-                    let handedOver = task.status.withLock { status -> Bool in
-                        status.state = .completed
-                        status.error = error
-                        return status.downloadHandedOver
-                    }
-                    switch part.completion {
-                    case .data(let handler):
-                        handler(error == nil ? part.received : nil, task.response, error)
-                    case .download(let handler):
-                        if !handedOver { handler(nil, task.response, error ?? URLError(.badServerResponse)) }
-                    case nil:
-                        let delegate = task.delegate ?? (state.withLock({ $0.delegate }) as? any URLSessionTaskDelegate)
-                        delegate?.urlSession(self, task: task, didCompleteWithError: error)
-                    }
-                    state.withLock { _ = $0.tasks.removeValue(forKey: task.taskIdentifier) }
-                    invalidateIfFinished()
+                    delegate.urlSession(self, task: task, didReceive: asked) { answered.call(($0, $1)) }
+                }
+            },
+            redirected: { [self] response, request, answer in
+                let followed = Once<URLRequest?> { next in
+                    if let next { task.status.withLock { $0.redirectedRequest = next } }
+                    answer(next)
+                }
+                guard let delegate = delegate(of: task, (any URLSessionTaskDelegate).self, evenWithCompletionHandler: true) else {
+                    return followed.call(request)
+                }
+                delegateQueue.addOperation { [self] in
+                    delegate.urlSession(self, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: followed.call)
                 }
             })
+    }
+
+    /// `challenge`, proposing the credential the session kept for its space, if it kept one
+    /// and the challenge proposes none.
+    private func proposingKeptCredential(_ challenge: URLAuthenticationChallenge) -> URLAuthenticationChallenge {
+        guard challenge.proposedCredential == nil, let kept = state.withLock({ $0.credentials[challenge.protectionSpace] }) else { return challenge }
+        return URLAuthenticationChallenge(challenge.protectionSpace, proposedCredential: kept, previousFailureCount: challenge.previousFailureCount,
+                                          failureResponse: challenge.failureResponse, error: challenge.error)
+    }
+
+    /// What the transport does with the delegate's answer to `challenge`: a credential to be
+    /// kept is kept for its space; default handling sends the one proposed, the first time.
+    private func settle(_ challenge: URLAuthenticationChallenge, _ disposition: AuthChallengeDisposition,
+                        _ credential: URLCredential?) -> (AuthChallengeDisposition, URLCredential?) {
+        switch disposition {
+        case .useCredential:
+            if let credential, credential.persistence != .none {
+                state.withLock { $0.credentials[challenge.protectionSpace] = credential }
+            }
+            return (disposition, credential)
+        case .performDefaultHandling where challenge.proposedCredential != nil && challenge.previousFailureCount == 0:
+            return (.useCredential, challenge.proposedCredential)
+        default:
+            return (disposition, credential)
+        }
+    }
+
+    /// Ends `task`, on the delegate queue: its completion handler or its delegate hears how.
+    func finishInProcess(_ task: URLSessionTask, _ part: InProcessPart, _ error: (any Error)?) {
+        let handedOver = task.status.withLock { status -> Bool in
+            status.state = .completed
+            status.error = error
+            return status.downloadHandedOver
+        }
+        switch part.completion {
+        case .data(let handler):
+            handler(error == nil ? part.received : nil, task.response, error)
+        case .download(let handler):
+            if !handedOver { handler(nil, task.response, error ?? URLError(.badServerResponse)) }
+        case nil:
+            delegate(of: task, (any URLSessionTaskDelegate).self)?.urlSession(self, task: task, didCompleteWithError: error)
+        }
+        state.withLock { _ = $0.tasks.removeValue(forKey: task.taskIdentifier) }
+        invalidateIfFinished()
+    }
+
+    /// `task`'s own delegate if it is a `Delegate`, else the session's. A task with a
+    /// completion handler has only its own, as Apple's bypasses the session's delegate for
+    /// it, but for challenges and redirects (`evenWithCompletionHandler`).
+    func delegate<Delegate>(of task: URLSessionTask, _ kind: Delegate.Type, evenWithCompletionHandler: Bool = false) -> Delegate? {
+        let ownOnly = task.inProcess?.completion != nil && !evenWithCompletionHandler
+        return (task.delegate as? Delegate) ?? (ownOnly ? nil : state.withLock({ $0.delegate }) as? Delegate)
     }
 
     /// Calls `task`'s own delegate if it is a `Delegate`, else the session's, on the delegate
     /// queue; a task with a completion handler tells only its own, as Apple's bypasses the
     /// session's delegate for it.
     func tell<Delegate>(_ task: URLSessionTask, _ kind: Delegate.Type, _ body: @escaping @Sendable (Delegate) -> Void) {
-        let ownOnly = task.inProcess?.completion != nil
         delegateQueue.addOperation { [self] in
-            let delegate = (task.delegate as? Delegate) ?? (ownOnly ? nil : state.withLock({ $0.delegate }) as? Delegate)
-            if let delegate { body(delegate) }
+            if let delegate = delegate(of: task, kind) { body(delegate) }
         }
     }
 

@@ -39,6 +39,9 @@ open class URLSession: @unchecked Sendable {
         var lastDelivered: UInt64 = 0
         /// The number of an in-process session's last task: it numbers its own.
         var lastLocalTask = 0
+        /// Credentials the delegate gave to be kept (`forSession` or longer), by the
+        /// protection space they answered: an in-process session proposes them again.
+        var credentials: [URLProtectionSpace: URLCredential] = [:]
         /// Set once the app asked to invalidate the session when its tasks end.
         var finishing = false
         var invalidated = false

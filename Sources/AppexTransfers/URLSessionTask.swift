@@ -32,6 +32,8 @@ open class URLSessionTask: @unchecked Sendable {
         var countOfBytesClientExpectsToSend: Int64 = NSURLSessionTransferSizeUnknown
         var countOfBytesClientExpectsToReceive: Int64 = NSURLSessionTransferSizeUnknown
         var priority = URLSessionTask.defaultPriority
+        /// The request an in-process task was redirected to, if it followed a redirect.
+        var redirectedRequest: URLRequest?
     }
 
     /// The request as it was given.
@@ -74,8 +76,9 @@ open class URLSessionTask: @unchecked Sendable {
     /// until then) and which the app sees again when it re-creates the session.
     public var taskIdentifier: Int { status.withLock { $0.taskIdentifier } }
     public var state: State { status.withLock { $0.state } }
-    /// The request as last made, which is the original request here.
-    public var currentRequest: URLRequest? { originalRequest }
+    /// The request as last made: the one an in-process task was redirected to, if it was;
+    /// the original request otherwise (appexd follows a background task's redirects itself).
+    public var currentRequest: URLRequest? { status.withLock { $0.redirectedRequest } ?? originalRequest }
     /// The server's answer, once the task has completed with one.
     public var response: URLResponse? { status.withLock { $0.response } }
     /// Why the task failed, once it has.

@@ -106,7 +106,11 @@ import Testing
         let host = try await host()
         let shared = try host.groupDefaults(Self.group)
         shared.set(server.url("/posts").absoluteString, forKey: "uploadURL")
-        shared.set(server.url("/direct").absoluteString, forKey: "postURL")
+        // The direct post goes where the server asks for a password, which the port's
+        // delegate answers from the group's defaults.
+        shared.set(server.url("/private/direct").absoluteString, forKey: "postURL")
+        shared.set(LoopbackHTTPServer.privateUser, forKey: "postUser")
+        shared.set(LoopbackHTTPServer.privatePassword, forKey: "postPassword")
         let item = NSExtensionItem()
         item.attributedContentText = NSAttributedString(string: "Uploaded in the background")
         let session = try await ComposeSession.begin(try await host.extension(Self.share), items: [item])
@@ -118,10 +122,13 @@ import Testing
         #expect(await eventually(seconds: 60) { server.uploads(at: "/posts").contains { $0.carries(body) } },
                 "the server took the text: \(server.uploads(at: "/posts")), \(server.seen)")
         // And from the extension itself, with URLSession.shared, before the request completed.
-        #expect(server.uploads(at: "/direct").last?.carries(body) == true, "\(server.seen)")
+        #expect(server.uploads(at: "/private/direct").last?.carries(body) == true, "\(server.seen)")
+        #expect(server.seen("/private/direct").count == 2, "asked once, then answered with the password: \(server.seen)")
         #expect(shared.string(forKey: "posted")?.hasPrefix("201 {\"bytes\": 26, ") == true, "\(String(describing: shared.string(forKey: "posted")))")
         shared.removeObject(forKey: "uploadURL")
         shared.removeObject(forKey: "postURL")
+        shared.removeObject(forKey: "postUser")
+        shared.removeObject(forKey: "postPassword")
         await host.finish()
         await server.stop()
     }

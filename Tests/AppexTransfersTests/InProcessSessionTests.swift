@@ -135,12 +135,17 @@ final class InProcessRecordingDelegate: URLSessionDataDelegate, @unchecked Senda
     }
 
     func completions(_ count: Int) async -> Bool {
-        for _ in 0..<600 where seen.withLock({ $0.completed.count }) < count { try? await Task.sleep(for: .milliseconds(50)) }
-        return seen.withLock { $0.completed.count } == count
+        await within30Seconds { self.seen.withLock { $0.completed.count } >= count } && seen.withLock { $0.completed.count } == count
     }
 
     func invalidated() async -> Bool {
-        for _ in 0..<600 where !seen.withLock({ $0.invalidated }) { try? await Task.sleep(for: .milliseconds(50)) }
-        return seen.withLock { $0.invalidated }
+        await within30Seconds { self.seen.withLock { $0.invalidated } }
     }
+}
+
+/// Whether `condition` holds within 30 s, looked at every 50 ms: how these tests wait for a
+/// delegate to hear what a real server's answer makes it hear.
+func within30Seconds(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<600 where !condition() { try? await Task.sleep(for: .milliseconds(50)) }
+    return condition()
 }

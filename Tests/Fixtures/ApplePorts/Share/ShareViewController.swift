@@ -5,7 +5,8 @@ import Social
 // A Share extension in the shape of Xcode's template, with a placeholder, a character
 // count and an account row; Post loads the shared link and sends it on with the text, and
 // uploads the text in a background session, as Apple's "Performing Uploads and Downloads"
-// does, and posts it with URLSession.shared before it completes, when the app has said where.
+// does, and posts it itself before it completes, when the app has said where, answering the
+// server's demand for a password as Apple's "Handling an authentication challenge" does.
 // It keeps the view's life, as it ran, in the group's defaults.
 class ShareViewController: SLComposeServiceViewController {
     let limit = 280
@@ -103,7 +104,8 @@ class ShareViewController: SLComposeServiceViewController {
         request.httpMethod = "POST"
         request.setValue("text/plain; charset=utf-8", forHTTPHeaderField: "Content-Type")
         request.httpBody = text.data(using: .utf8)
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
+        let session = URLSession(configuration: .default, delegate: PostCredentials(), delegateQueue: nil)
+        let task = session.dataTask(with: request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             let answer = data.map { String(decoding: $0, as: UTF8.self) } ?? ""
             UserDefaults(suiteName: "group.com.example.faults")?.set(error.map { "failed: \($0.localizedDescription)" } ?? "\(status) \(answer)",
@@ -111,6 +113,7 @@ class ShareViewController: SLComposeServiceViewController {
             context.completeRequest(returningItems: [item], completionHandler: nil)
         }
         task.resume()
+        session.finishTasksAndInvalidate()
     }
 
     override func configurationItems() -> [Any]! {
@@ -122,5 +125,19 @@ class ShareViewController: SLComposeServiceViewController {
             self.reloadConfigurationItems()
         }
         return [accountItem]
+    }
+}
+
+/// Answers the server's demand for a password with the one the app saved in the group.
+final class PostCredentials: NSObject, URLSessionTaskDelegate {
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let shared = UserDefaults(suiteName: "group.com.example.faults")
+        guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodHTTPBasic, challenge.previousFailureCount == 0,
+              let user = shared?.string(forKey: "postUser"), let password = shared?.string(forKey: "postPassword") else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        completionHandler(.useCredential, URLCredential(user: user, password: password, persistence: .forSession))
     }
 }
