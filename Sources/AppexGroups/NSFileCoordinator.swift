@@ -135,11 +135,18 @@ public final class NSFileCoordinator {
     }
 
     /// Tells the presenters of `oldURL`, and of what is inside it, that it moved to `newURL`,
-    /// and the presenters of the folders that held it or hold it now. Call it from the
-    /// accessor of a coordinated write of both (`forMoving`), once the move is made.
+    /// and the presenters of the folders that held it or hold it now; the item's versions
+    /// (``NSFileVersion``) move with it. Call it from the accessor of a coordinated write of
+    /// both (`forMoving`), once the move is made.
     public func item(at oldURL: URL, didMoveTo newURL: URL) {
         let round = state.withLock(\.rounds.last) ?? PresenterRound([], excluding: filePresenter)
         round.itemMoved(from: oldURL, to: newURL)
+        // The item's versions move with it, as Apple's do.
+        do {
+            try VersionStore.move(from: oldURL, to: newURL)
+        } catch {
+            RefusalLog.always("the versions of \(oldURL.path) did not follow it to \(newURL.path): \(error.localizedDescription)")
+        }
     }
 
     /// Announces a move about to be made. Apple's does something only for sandboxed apps on

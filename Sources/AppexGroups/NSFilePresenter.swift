@@ -18,8 +18,7 @@ public import Foundation
 /// coordinations made in it (docs/app-groups.md, "File presenters").
 ///
 /// Every member but the first two is optional, as in Apple's protocol, and does nothing
-/// unless implemented; `presentedItemDidGain(_:)` and the other `NSFileVersion` messages
-/// are missing, as is `NSFileVersion`.
+/// unless implemented.
 public protocol NSFilePresenter: NSObjectProtocol {
     /// The item presented, kept up to date as it moves; nil while it does not exist yet.
     var presentedItemURL: URL? { get }
@@ -64,6 +63,20 @@ public protocol NSFilePresenter: NSObjectProtocol {
     func presentedSubitem(at oldURL: URL, didMoveTo newURL: URL)
     /// The contents or attributes of an item inside the presented folder changed.
     func presentedSubitemDidChange(at url: URL)
+
+    /// A version of the item was kept (``NSFileVersion/addOfItem(at:withContentsOf:options:)``).
+    func presentedItemDidGain(_ version: NSFileVersion)
+    /// A version of the item was let go (``NSFileVersion/remove()``).
+    func presentedItemDidLose(_ version: NSFileVersion)
+    /// A conflict version of the item was resolved; there are no conflicts here, as nothing
+    /// syncs, so this never comes.
+    func presentedItemDidResolveConflict(_ version: NSFileVersion)
+    /// An item inside the presented folder gained a version.
+    func presentedSubitem(at url: URL, didGain version: NSFileVersion)
+    /// An item inside the presented folder lost a version.
+    func presentedSubitem(at url: URL, didLose version: NSFileVersion)
+    /// A conflict of an item inside the presented folder was resolved; never, as above.
+    func presentedSubitem(at url: URL, didResolve version: NSFileVersion)
 }
 
 // The optional members: what an object that does not implement one does. Each message with
@@ -80,6 +93,12 @@ extension NSFilePresenter {
     public func presentedSubitemDidAppear(at url: URL) {}
     public func presentedSubitem(at oldURL: URL, didMoveTo newURL: URL) {}
     public func presentedSubitemDidChange(at url: URL) {}
+    public func presentedItemDidGain(_ version: NSFileVersion) {}
+    public func presentedItemDidLose(_ version: NSFileVersion) {}
+    public func presentedItemDidResolveConflict(_ version: NSFileVersion) {}
+    public func presentedSubitem(at url: URL, didGain version: NSFileVersion) {}
+    public func presentedSubitem(at url: URL, didLose version: NSFileVersion) {}
+    public func presentedSubitem(at url: URL, didResolve version: NSFileVersion) {}
 
     public func savePresentedItemChanges(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         completing(completionHandler) { try await $0.savePresentedItemChanges() }

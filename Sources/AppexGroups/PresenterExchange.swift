@@ -181,6 +181,20 @@ final class PresenterExchange: @unchecked Sendable {
         }
     }
 
+    /// Sends `news` of a version to every other living process whose presenters present
+    /// its item or a folder that holds it. No one answers.
+    func announce(_ news: PresenterMail.Version) {
+        for (target, presented) in others() where presented?.contains(where: { Self.relate($0, news.path) }) ?? true {
+            guard let inbox = try? folder.folder("\(target).inbox") else { continue }
+            defer { inbox.close() }
+            var addressed = news
+            addressed.from = token
+            // Named to sort in the order sent: news of one version, gained then lost, stays in order.
+            addressed.id = String(format: "%020llu-%@", DispatchTime.now().uptimeNanoseconds, token)
+            try? PresenterMail.send(addressed, id: addressed.id, kind: .version, to: inbox)
+        }
+    }
+
     // MARK: The others
 
     /// Every other process that presents below the root, with its items (nil if they can't
@@ -266,12 +280,12 @@ final class PresenterExchange: @unchecked Sendable {
             waiting.answer.withLock { $0 = answer }
             waiting.answered.signal()
         }
-        if names.contains(where: { $0.hasSuffix(".ask") || $0.hasSuffix(".end") }) {
+        if names.contains(where: { $0.hasSuffix(".ask") || $0.hasSuffix(".end") || $0.hasSuffix(".version") }) {
             queue.async { [self] in handleMail(in: inbox) }
         }
     }
 
-    /// Handles each ask and end in the inbox, asks first.
+    /// Handles each ask, end and version news in the inbox, in that order.
     private func handleMail(in inbox: ConfinedFolder) {
         let names = ((try? inbox.entries(limit: Self.maximumEntries)) ?? []).map(\.name)
         for name in names.filter({ $0.hasSuffix(".ask") }).sorted() {
@@ -279,6 +293,10 @@ final class PresenterExchange: @unchecked Sendable {
         }
         for name in names.filter({ $0.hasSuffix(".end") }).sorted() {
             if let end = PresenterMail.receive(PresenterMail.End.self, name, from: inbox) { take(end) }
+        }
+        for name in names.filter({ $0.hasSuffix(".version") }).sorted() {
+            guard let news = PresenterMail.receive(PresenterMail.Version.self, name, from: inbox) else { continue }
+            VersionNews.tellHere(news.change, news.version, of: CoordinatedItem(lockFile: lockFile, components: news.path).url)
         }
     }
 

@@ -51,6 +51,16 @@ enum PresenterMail {
         }
     }
 
+    /// A version of an item was kept or let go (``VersionNews``): news for its presenters,
+    /// which no one answers.
+    struct Version: Codable, Equatable {
+        var id: String
+        var from: String
+        var path: [String]
+        var change: VersionNews.Change
+        var version: VersionStore.Entry
+    }
+
     /// The largest message read: 64 KiB.
     static let maximumSize = 64 << 10
     /// The most items one ask may name.
@@ -61,7 +71,7 @@ enum PresenterMail {
     /// The kinds of file, by the extension of their name: the messages, and a process's
     /// list of the items it presents.
     enum Kind: String, CaseIterable {
-        case ask, answer, end, items
+        case ask, answer, end, items, version
     }
 
     /// Writes `message` into `inbox` as `id.kind`: beside it first, then renamed.
@@ -103,6 +113,7 @@ enum PresenterMail {
         switch message {
         case let ask as Ask: return ask.items.count <= maximumItems && ask.items.allSatisfy { isPath($0.path) } && isToken(ask.from)
         case let answer as Answer: return isToken(answer.from) && (answer.error?.utf8.count ?? 0) <= 4096
+        case let news as Version: return isToken(news.from) && isPath(news.path) && VersionStore.isValid(news.version)
         case let end as End:
             return isToken(end.from) && end.moves.count <= maximumItems && end.changes.count <= maximumItems
                 && end.moves.allSatisfy { isPath($0.from) && isPath($0.to) } && end.changes.allSatisfy { isPath($0.path) }

@@ -104,6 +104,22 @@ final class RecordingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
     func presentedSubitemDidChange(at url: URL) {
         record("\(url.lastPathComponent) changed")
     }
+
+    func presentedItemDidGain(_ version: NSFileVersion) {
+        record("gained \(version.localizedName ?? "")")
+    }
+
+    func presentedItemDidLose(_ version: NSFileVersion) {
+        record("lost \(version.localizedName ?? "")")
+    }
+
+    func presentedSubitem(at url: URL, didGain version: NSFileVersion) {
+        record("\(url.lastPathComponent) gained a version")
+    }
+
+    func presentedSubitem(at url: URL, didLose version: NSFileVersion) {
+        record("\(url.lastPathComponent) lost a version")
+    }
 }
 
 /// The presenters a test registered, removed when it ends.

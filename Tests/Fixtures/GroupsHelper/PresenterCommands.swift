@@ -60,6 +60,34 @@ final class PrintingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
     func presentedSubitemDidChange(at url: URL) {
         say("\(url.lastPathComponent) changed")
     }
+
+    func presentedItemDidGain(_ version: NSFileVersion) {
+        // What the version holds, read from its file, as a presenter of a document would.
+        let contents = (try? String(contentsOf: version.url, encoding: .utf8)) ?? "unreadable"
+        say("gained \(version.localizedName ?? "") \(contents)")
+    }
+
+    func presentedItemDidLose(_ version: NSFileVersion) {
+        say("lost \(version.localizedName ?? "")")
+    }
+}
+
+/// `add-version ITEM TEXT`: keeps TEXT as a version of ITEM, in a coordinated write of it,
+/// then prints "added", or the error.
+func addVersion(_ path: String, _ text: String) {
+    let item = URL(fileURLWithPath: path)
+    var failure: (any Error)?
+    var error: NSError?
+    NSFileCoordinator().coordinate(writingItemAt: item, error: &error) { url in
+        do {
+            let contents = NSFileVersion.temporaryDirectoryURLForNewVersionOfItem(at: url).appendingPathComponent("contents")
+            try Data(text.utf8).write(to: contents)
+            _ = try NSFileVersion.addOfItem(at: url, withContentsOf: contents, options: .byMoving)
+        } catch {
+            failure = error
+        }
+    }
+    say((failure ?? error).map { "error: \($0.localizedDescription)" } ?? "added")
 }
 
 /// `present ITEM MODE`: presents ITEM until killed, printing what it hears.

@@ -18,6 +18,7 @@
 //                                         in 4 KiB pieces, as SIZE copies of one byte, another each time
 //   present ITEM answer|hold|fail-save    registers a file presenter of ITEM, prints "presenting", then each
 //                                         message it hears, until killed (PresenterCommands.swift)
+//   add-version ITEM TEXT                 keeps TEXT as a version of ITEM (NSFileVersion), and prints "added"
 //   coordinated-write FILE TEXT           writes TEXT to FILE in a coordinated write, and prints "written"
 //   hold-write FILE                       prints "holding" from inside a coordinated write of FILE, and
 //                                         waits there for ever
@@ -146,6 +147,8 @@ case ("coordinated-fill", 4):
     say("done")
 case ("present", 3):
     present(arguments[1], mode: arguments[2])
+case ("add-version", 3):
+    addVersion(arguments[1], arguments[2])
 case ("coordinated-write", 3):
     coordinatedWriteOnce(arguments[1], arguments[2])
 case ("hold-write", 2):
