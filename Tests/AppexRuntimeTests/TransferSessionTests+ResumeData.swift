@@ -86,13 +86,18 @@ extension TransferSessionTests {
 
         let resumed = try await runOnceFree(app, ["transfer-resume", Self.session, Self.group, resumeData.path])
         #expect(events(in: resumed).last == "event completed 2 completed 206", "\(resumed.standardOutput) \(resumed.standardError)")
+        // Attaching again may deliver the first resume's events again, before the refusal:
+        // events are delivered at least once, and a helper may end before its last ones are
+        // acknowledged (CI saw it under AddressSanitizer). So the refusal is looked for as a line.
+        func said(_ run: CommandRunner.Result, _ words: String) -> Bool {
+            run.standardOutput.split(separator: "\n").contains { $0.hasPrefix(words) }
+        }
         let again = try await runOnceFree(app, ["transfer-resume", Self.session, Self.group, resumeData.path])
-        #expect(again.status == 1 && again.standardOutput.hasPrefix("\(refusal) com.example.grouped"), "\(again.standardOutput)")
+        #expect(again.status == 1 && said(again, "\(refusal) com.example.grouped"), "\(again.standardOutput)")
 
         try Data("not resume data".utf8).write(to: resumeData)
         let damaged = try await runOnceFree(app, ["transfer-resume", Self.session, Self.group, resumeData.path])
-        #expect(damaged.status == 1 && damaged.standardOutput.hasPrefix("refused NSURLErrorDomain -1015: the resume data is damaged"),
-                "\(damaged.standardOutput)")
+        #expect(damaged.status == 1 && said(damaged, "refused NSURLErrorDomain -1015: the resume data is damaged"), "\(damaged.standardOutput)")
     }
 
     @Test func aDownloadCancelledWithoutResumeDataKeepsNothing() async throws {
