@@ -108,7 +108,7 @@ final class Supervisor: Sendable {
             let launch = try ExtensionLaunch.make(installed, policy: policy, home: configuration.home, sandbox: configuration.sandbox,
                                                   control: extensionControl, session: extensionSession, output: output.writing,
                                                   terminationGrace: configuration.terminationGrace, waitsForDebugger: waitsForDebugger,
-                                                  typeDeclarations: try? registry.typeDeclarationsPropertyList(preferring: installed.appIdentifier,
+                                                  typeDeclarations: try? registry.typeDeclarationsJSON(preferring: installed.appIdentifier,
                                                                                                                 limit: ExtensionLaunch.typeDeclarationsLimit))
             process = try launch.spawn()
         } catch {

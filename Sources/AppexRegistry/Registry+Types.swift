@@ -37,7 +37,7 @@ extension Registry {
     /// and `UTImportedTypeDeclarations`, in JSON, for a process that is to know them (an
     /// extension, through ``AppexCore/UTTypeGraph/process``): `app`'s first, then the others'
     /// in a stable order, up to `limit` bytes of declarations; nil when no app declares a type.
-    public func typeDeclarationsPropertyList(preferring app: String, limit: Int) throws(RegistryError) -> String? {
+    public func typeDeclarationsJSON(preferring app: String, limit: Int) throws(RegistryError) -> String? {
         let records = try read("read installed type declarations") { db in
             try TypeDeclarationRecord.order(Column("appIdentifier"), Column("id")).fetchAll(db)
         }
@@ -51,8 +51,7 @@ extension Registry {
         }
         guard !exported.isEmpty || !imported.isEmpty else { return nil }
         let list = PropertyListValue.dictionary(["UTExportedTypeDeclarations": .array(exported), "UTImportedTypeDeclarations": .array(imported)])
-        // JSON: PropertyListSerialization fails in appexd on these lists ("objects of type
-        // 'Not A Type'"), and JSON holds what a declaration holds.
+        // JSON: shorter than XML in an environment variable, and it holds what a declaration holds.
         return (try? JSONEncoder().encode(list)).map { String(decoding: $0, as: UTF8.self) }
     }
 }
