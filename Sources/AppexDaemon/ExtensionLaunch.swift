@@ -8,17 +8,23 @@ import Foundation
 /// How appexd starts an extension's process: its executable with the control channel at
 /// descriptor 3 and the session at 4, standard output and error to `output` (the pipe that
 /// ``ExtensionOutput`` copies into appexd's log, each line after the extension's name), in its
-/// container, with a small environment and its point's address-space backstop, in the
+/// container, with a small environment (the types installed apps declare among it) and its
+/// point's address-space backstop, in the
 /// sandbox its bundle and entitlements call for (``SandboxProfile/forExtension(_:home:processLimit:environment:)``).
 enum ExtensionLaunch {
     /// The variables an extension inherits from appexd: the language, the type table when
     /// one is named, and a sanitized build's settings (Support/sanitize).
     static let inheritedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "APPEX_SYSTEM_TYPES"] + Sanitizers.settingNames
 
+    /// The most bytes of installed apps' type declarations an extension is given: one
+    /// environment variable may hold 128 KiB as XML, which adds to them.
+    static let typeDeclarationsLimit = 64 << 10
+
     /// The launch, or why the sandbox can't be applied (a missing layer, with `APPEX_SANDBOX=strict`).
     static func make(_ installed: InstalledExtension, policy: ExtensionPointPolicy, home: AppexHome, sandbox: Sandbox,
                      control: FileDescriptor, session: FileDescriptor, output: FileDescriptor?,
-                     terminationGrace: Duration = .seconds(1), waitsForDebugger: Bool = false) throws(SandboxError) -> ProcessLaunch {
+                     terminationGrace: Duration = .seconds(1), waitsForDebugger: Bool = false,
+                     typeDeclarations: String? = nil) throws(SandboxError) -> ProcessLaunch {
         let container = home.container(for: installed.identifier)
         let tmp = container.appendingPathComponent("tmp")
         try? AppexHome.prepareContainer(at: container)
@@ -39,6 +45,7 @@ enum ExtensionLaunch {
         let groups = installed.entitlements.applicationGroups
         if !groups.isEmpty { environment[ExtensionEnvironment.applicationGroups] = groups.joined(separator: ",") }
         if waitsForDebugger { environment[ExtensionEnvironment.waitForDebugger] = "1" }
+        if let typeDeclarations { environment[ExtensionEnvironment.typeDeclarations] = typeDeclarations }
         environment[ExtensionEnvironment.terminationGrace] = String(terminationGrace.milliseconds)
         let inherited = ProcessInfo.processInfo.environment
         for name in inheritedVariables {

@@ -107,7 +107,9 @@ final class Supervisor: Sendable {
         do {
             let launch = try ExtensionLaunch.make(installed, policy: policy, home: configuration.home, sandbox: configuration.sandbox,
                                                   control: extensionControl, session: extensionSession, output: output.writing,
-                                                  terminationGrace: configuration.terminationGrace, waitsForDebugger: waitsForDebugger)
+                                                  terminationGrace: configuration.terminationGrace, waitsForDebugger: waitsForDebugger,
+                                                  typeDeclarations: try? registry.typeDeclarationsJSON(preferring: installed.appIdentifier,
+                                                                                                                limit: ExtensionLaunch.typeDeclarationsLimit))
             process = try launch.spawn()
         } catch {
             output.close()

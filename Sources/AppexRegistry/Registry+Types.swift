@@ -1,5 +1,6 @@
 public import AppexCore
 import AppexLocking
+import Foundation
 import GRDB
 import Synchronization
 
@@ -30,5 +31,27 @@ extension Registry {
             $0.types = graph
         }
         return graph
+    }
+
+    /// The type declarations of installed apps, as an Info.plist's `UTExportedTypeDeclarations`
+    /// and `UTImportedTypeDeclarations`, in JSON, for a process that is to know them (an
+    /// extension, through ``AppexCore/UTTypeGraph/process``): `app`'s first, then the others'
+    /// in a stable order, up to `limit` bytes of declarations; nil when no app declares a type.
+    public func typeDeclarationsJSON(preferring app: String, limit: Int) throws(RegistryError) -> String? {
+        let records = try read("read installed type declarations") { db in
+            try TypeDeclarationRecord.order(Column("appIdentifier"), Column("id")).fetchAll(db)
+        }
+        var exported: [PropertyListValue] = []
+        var imported: [PropertyListValue] = []
+        var size = 0
+        for record in records.filter({ $0.appIdentifier == app }) + records.filter({ $0.appIdentifier != app }) {
+            guard size + record.declaration.count <= limit, let value = try? PropertyListCoding.decode(record.declaration) else { continue }
+            size += record.declaration.count
+            if record.isExported { exported.append(value) } else { imported.append(value) }
+        }
+        guard !exported.isEmpty || !imported.isEmpty else { return nil }
+        let list = PropertyListValue.dictionary(["UTExportedTypeDeclarations": .array(exported), "UTImportedTypeDeclarations": .array(imported)])
+        // JSON: shorter than XML in an environment variable, and it holds what a declaration holds.
+        return (try? JSONEncoder().encode(list)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -16,6 +16,11 @@ public enum ExtensionEnvironment {
     /// The app groups of the bundle's entitlements, separated by commas, which no group
     /// identifier holds.
     public static let applicationGroups = "APPEX_APPLICATION_GROUPS"
+    /// The uniform types installed apps declare, the containing app's first, as a JSON
+    /// object of `UTExportedTypeDeclarations` and `UTImportedTypeDeclarations`: the
+    /// extension's `UTType` knows them, as an extension's does on Apple's systems
+    /// (`UTTypeGraph.process`, which reads this variable by its name).
+    public static let typeDeclarations = "APPEX_TYPE_DECLARATIONS"
     /// Set to 1 when the extension is to stop itself before its principal class is made, for
     /// a debugger to attach (`appex run ID --wait-for-debugger`).
     public static let waitForDebugger = "APPEX_WAIT_FOR_DEBUGGER"

@@ -128,9 +128,10 @@ public func UTTypeCopyDeclaration(_ inUTI: CFString) -> CFOwned<CFDictionary>? {
 }
 
 /// The bundle that declares the type. **Differs**: Appex's system types are compiled into
-/// AppexCore rather than kept in a bundle such as Apple's `CoreTypes.bundle`, and a process
-/// knows no other app's declarations, so this is always `nil`, as Apple's is for a type
-/// that nothing declares; read the declaration with ``UTTypeCopyDeclaration(_:)``.
+/// AppexCore rather than kept in a bundle such as Apple's `CoreTypes.bundle`, and an
+/// extension is given apps' declarations but not their bundles, so this is always `nil`, as
+/// Apple's is for a type that nothing declares; read the declaration with
+/// ``UTTypeCopyDeclaration(_:)``.
 public func UTTypeCopyDeclaringBundleURL(_ inUTI: CFString) -> CFOwned<CFURL>? {
     nil
 }

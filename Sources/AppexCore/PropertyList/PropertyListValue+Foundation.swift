@@ -85,9 +85,12 @@ extension PropertyListValue {
         }
     }
 
-    /// Encodes this value as an XML property list.
+    /// Encodes this value as an XML property list, in the form Foundation writes
+    /// (``PropertyListXMLWriter``). Foundation's own writer can't be used: in a program
+    /// linked with `-static-stdlib`, as appexd and extensions are, it refuses every empty
+    /// array ("property lists cannot contain objects of type 'Not A Type'").
     public func xmlData() throws -> Data {
-        try PropertyListSerialization.data(fromPropertyList: foundationObject, format: .xml, options: 0)
+        PropertyListXMLWriter.document(self)
     }
 
     private static func number(_ number: NSNumber) -> PropertyListValue {

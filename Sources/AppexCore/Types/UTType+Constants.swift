@@ -1,7 +1,9 @@
 extension UTType {
-    /// A system type, resolved against ``UTTypeGraph/system``.
+    /// A system type, resolved against ``UTTypeGraph/process``, whose system types are the
+    /// system graph's: lookups from it (`UTType(filenameExtension:)`) find the types
+    /// installed apps declare too, in an extension.
     private static func system(_ identifier: String) -> UTType {
-        UTType(resolving: identifier, in: .system)
+        UTType(resolving: identifier, in: .process)
     }
 
     /// The base type of every physical item: files, folders, symbolic links. (`public.item`)

@@ -93,11 +93,11 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
         self.init(resolving: identifier, in: graph)
     }
 
-    /// The type with `identifier` in the system's graph: Apple's `init?(_:)`, a function of
-    /// one argument, so that `identifiers.compactMap(UTType.init)` compiles as on Apple's
-    /// platforms.
+    /// The type with `identifier` in the process's graph (``UTTypeGraph/process``: in an
+    /// extension, the installed apps' types too): Apple's `init?(_:)`, a function of one
+    /// argument, so that `identifiers.compactMap(UTType.init)` compiles as on Apple's platforms.
     public init?(_ identifier: String) {
-        self.init(identifier, graph: .system)
+        self.init(identifier, graph: .process)
     }
 
     /// A type that your app exports in its Info.plist's `UTExportedTypeDeclarations`.
@@ -105,7 +105,7 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     /// When the graph doesn't declare it (your app isn't installed in it), the type still
     /// conforms to `parentType`, as Apple's does. A malformed identifier is kept as it is
     /// and conforms only to itself and `parentType`.
-    public init(exportedAs identifier: String, conformingTo parentType: UTType? = nil, graph: UTTypeGraph = .system) {
+    public init(exportedAs identifier: String, conformingTo parentType: UTType? = nil, graph: UTTypeGraph = .process) {
         if graph.nodeIndex(of: identifier) != nil || parentType == nil {
             self.init(resolving: identifier, in: graph)
         } else {
@@ -117,7 +117,7 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     ///
     /// Behaves like ``init(exportedAs:conformingTo:graph:)``: the graph's declaration if it
     /// has one, else a type that conforms to `parentType`.
-    public init(importedAs identifier: String, conformingTo parentType: UTType? = nil, graph: UTTypeGraph = .system) {
+    public init(importedAs identifier: String, conformingTo parentType: UTType? = nil, graph: UTTypeGraph = .process) {
         self.init(exportedAs: identifier, conformingTo: parentType, graph: graph)
     }
 
@@ -140,16 +140,16 @@ public struct UTType: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     }
 
     /// The type for a tag of any class that conforms to `supertype`, or to nothing in
-    /// particular when `supertype` is `nil` (then the system graph is used).
+    /// particular when `supertype` is `nil` (then the process's graph is used).
     public init?(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) {
-        let graph = supertype?.graph ?? .system
+        let graph = supertype?.graph ?? .process
         guard let type = graph.type(forTag: tag, tagClass: tagClass, conformingTo: supertype?.identifier) else { return nil }
         self = type
     }
 
     /// Every declared type that has `tag` and conforms to `supertype`, in declaration order.
     public static func types(tag: String, tagClass: UTTagClass, conformingTo supertype: UTType?) -> [UTType] {
-        (supertype?.graph ?? .system).types(forTag: tag, tagClass: tagClass, conformingTo: supertype?.identifier)
+        (supertype?.graph ?? .process).types(forTag: tag, tagClass: tagClass, conformingTo: supertype?.identifier)
     }
 
     // MARK: Properties

@@ -145,19 +145,20 @@ final class FaultWorld: Sendable {
     /// Writes and installs the app with one extension for each of `plugins`, on a thread of
     /// its own: it copies the fault extension's executable twice for each. The app's own
     /// executable is `appExecutable`, or a small program that does nothing; its entitlements
-    /// name `appGroups`. Throws after 60 s, saying so.
-    func install(_ plugins: [Plugin], appExecutable: URL? = nil, appGroups: [String] = []) async throws {
+    /// name `appGroups`, and it exports the types `appTypes` declares. Throws after 60 s, saying so.
+    func install(_ plugins: [Plugin], appExecutable: URL? = nil, appGroups: [String] = [], appTypes: [PropertyListValue] = []) async throws {
         do {
             try await bounded(seconds: 60) {
-                try await onThread { try self.installBlocking(plugins, appExecutable: appExecutable, appGroups: appGroups) }
+                try await onThread { try self.installBlocking(plugins, appExecutable: appExecutable, appGroups: appGroups, appTypes: appTypes) }
             }
         } catch let error as TimedOut {
             throw WorldError("installing \(plugins.map(\.fault)) took more than \(error.seconds) s")
         }
     }
 
-    private func installBlocking(_ plugins: [Plugin], appExecutable: URL?, appGroups: [String]) throws {
+    private func installBlocking(_ plugins: [Plugin], appExecutable: URL?, appGroups: [String], appTypes: [PropertyListValue]) throws {
         var app = BundleBuilder.app(Self.appIdentifier, name: "Faults", in: test.scratch.appendingPathComponent("bundles-\(UUID().uuidString.prefix(8))"))
+        if !appTypes.isEmpty { app.info["UTExportedTypeDeclarations"] = .array(appTypes) }
         if let appExecutable { app.executable = appExecutable }
         if !appGroups.isEmpty { app.entitlements = [Entitlements.Key.applicationGroups: .array(appGroups.map(PropertyListValue.string))] }
         for plugin in plugins {

@@ -192,6 +192,29 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
             result = stat(parts[1], &status)
         case "fork":
             return forkChildren(Int(parts[1]) ?? 0)
+        case "type":
+            // What this process's UTType knows of a type, as an extension's code would ask.
+            guard let type = UTType(parts[1]), type.isDeclared else { return "undeclared" }
+            return "declared, \(type.conforms(to: .data) ? "data" : "not data"), \(type.conforms(to: .text) ? "text" : "not text"), .\(type.preferredFilenameExtension ?? "")"
+        case "extension":
+            return UTType(filenameExtension: parts[1])?.identifier ?? "none"
+        case "plist":
+            // A property list holding an empty array, loaded as data, as a host loads one.
+            let provider = NSItemProvider(item: NSDictionary(dictionary: [parts[1]: NSArray()]), typeIdentifier: UTType.propertyList.identifier)
+            final class Loaded: @unchecked Sendable { var result: Result<Data, any Error>? }
+            let loaded = Loaded()
+            let done = DispatchSemaphore(value: 0)
+            _ = provider.loadDataRepresentation(forTypeIdentifier: UTType.propertyList.identifier) { data, error in
+                // Read only after the semaphore, which orders it after this write.
+                loaded.result = data.map { .success($0) } ?? .failure(error ?? CocoaError(.fileReadUnknown))
+                done.signal()
+            }
+            done.wait()
+            switch loaded.result {
+            case .success(let data)?: return String(decoding: data, as: UTF8.self).contains("<key>\(parts[1])</key>") ? "allowed" : "refused: not in the data"
+            case .failure(let error)?: return "refused: \(error.localizedDescription)"
+            case nil: return "refused: no answer"
+            }
         case "group":
             guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: parts[1]) else {
                 return "refused: no container"
