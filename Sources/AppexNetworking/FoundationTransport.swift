@@ -34,19 +34,27 @@ public final class FoundationTransport: InProcessTransport, @unchecked Sendable 
     }
 
     public func task(for request: AppexTransfers.URLRequest, body: InProcessBody, download: Bool, events: InProcessEvents) -> any InProcessTask {
-        let converted = Self.request(request)
-        let inner: FoundationNetworking.URLSessionTask = switch (body, download) {
-        case (_, true): session.downloadTask(with: converted)
-        case (.data(let data), false): session.uploadTask(with: converted, from: data)
-        case (.file(let file), false): session.uploadTask(with: converted, fromFile: file)
-        case (.none, false): session.dataTask(with: converted)
+        // How to make the task again, with a credential, if the server asks for one.
+        let make: @Sendable (FoundationNetworking.URLRequest) -> FoundationNetworking.URLSessionTask = { [session] converted in
+            switch (body, download) {
+            case (_, true): session.downloadTask(with: converted)
+            case (.data(let data), false): session.uploadTask(with: converted, from: data)
+            case (.file(let file), false): session.uploadTask(with: converted, fromFile: file)
+            case (.none, false): session.dataTask(with: converted)
+            }
         }
-        relay.add(inner, events)
-        return RelayedTask(inner)
+        let converted = Self.request(request)
+        let inner = make(converted)
+        let relayed = RelayedTask(inner)
+        relay.add(inner, events, Relay.Remake(request: converted, make: make, task: relayed))
+        return relayed
     }
 
     public func invalidate(cancellingTasks: Bool) {
-        if cancellingTasks { session.invalidateAndCancel() } else { session.finishTasksAndInvalidate() }
+        if cancellingTasks { return session.invalidateAndCancel() }
+        // Not at once: a task answered with a credential is made again on this session, which
+        // FoundationNetworking refuses once it is invalidated. So it waits for the last task.
+        relay.whenIdle { [session] in session.finishTasksAndInvalidate() }
     }
 
     /// `request` as FoundationNetworking's.
@@ -88,27 +96,31 @@ public final class FoundationTransport: InProcessTransport, @unchecked Sendable 
     }
 }
 
-/// One task, as the Appex session drives it.
+/// One task, as the Appex session drives it: FoundationNetworking's task, or the one made
+/// again in its place with a credential.
 final class RelayedTask: InProcessTask, @unchecked Sendable {
-    private let inner: FoundationNetworking.URLSessionTask
+    private let inner: Locked<FoundationNetworking.URLSessionTask>
 
     init(_ inner: FoundationNetworking.URLSessionTask) {
-        self.inner = inner
+        self.inner = Locked(inner)
     }
 
-    func resume() { inner.resume() }
-    func suspend() { inner.suspend() }
-    func cancel() { inner.cancel() }
+    func replace(with task: FoundationNetworking.URLSessionTask) { inner.withLock { $0 = task } }
+    func resume() { inner.withLock { $0 }.resume() }
+    func suspend() { inner.withLock { $0 }.suspend() }
+    func cancel() { inner.withLock { $0 }.cancel() }
 }
 
 /// FoundationNetworking's delegate: passes each task's reports to its events, in order, on
 /// the transport's queue.
 ///
-/// It answers challenges itself, since FoundationNetworking's own handling hangs: a `401`
-/// whose challenge gets no credential never completes. FoundationNetworking reports the
-/// `401` and its body before the challenge; the relay holds them, and passes them on only if
-/// they are the answer, when no credential is sent (docs/transfers.md, "Answers, challenges
-/// and redirects").
+/// It answers challenges itself, since FoundationNetworking's own handling hangs (a `401`
+/// whose challenge gets no credential never completes) and races (its retry with a
+/// credential, made from the thread that answers, sometimes stalled a download until its
+/// timeout and reported the `401`). FoundationNetworking reports the `401` and its body
+/// before the challenge; the relay holds them, and passes them on only if they are the
+/// answer. A credential is sent by making the task again with an `Authorization` header, in
+/// place of the old one (docs/transfers.md, "Answers, challenges and redirects").
 final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, FoundationNetworking.URLSessionDownloadDelegate, @unchecked Sendable {
     private struct Entry {
         var events: InProcessEvents
@@ -117,15 +129,44 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
         var held: (response: FoundationNetworking.URLResponse, body: [Data])?
         /// Set once a held `401` turned out to be the answer, which is then passed on.
         var released = false
-        /// The `401` a credential was sent for: the task's response until the next answer
-        /// comes, which is not to be held again.
-        var answeredWithCredential: FoundationNetworking.URLResponse?
+        var remake: Remake
+        /// How many credentials were sent for the task and refused.
+        var failures = 0
+    }
+
+    /// How to make a task again with a credential, and the Appex task that then drives it.
+    struct Remake: Sendable {
+        let request: FoundationNetworking.URLRequest
+        let make: @Sendable (FoundationNetworking.URLRequest) -> FoundationNetworking.URLSessionTask
+        let task: RelayedTask
     }
 
     private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+    /// What to do once no task is left, if the session is to end then.
+    private let idle = Locked<(@Sendable () -> Void)?>(nil)
 
-    func add(_ task: FoundationNetworking.URLSessionTask, _ events: InProcessEvents) {
-        entries.withLock { $0[ObjectIdentifier(task)] = Entry(events: events) }
+    /// Runs `body` once no task is left: now, if none is.
+    func whenIdle(_ body: @escaping @Sendable () -> Void) {
+        let now = entries.withLock { entries in
+            idle.withLock { $0 = entries.isEmpty ? nil : body }
+            return entries.isEmpty
+        }
+        if now { body() }
+    }
+
+    /// Forgets `task`, and runs what waits for the last one if it was.
+    private func forget(_ task: FoundationNetworking.URLSessionTask) -> Entry? {
+        let (entry, then) = entries.withLock { entries -> (Entry?, (@Sendable () -> Void)?) in
+            let entry = entries.removeValue(forKey: ObjectIdentifier(task))
+            let then = entries.isEmpty ? idle.withLock { idle in defer { idle = nil }; return idle } : nil
+            return (entry, then)
+        }
+        then?()
+        return entry
+    }
+
+    func add(_ task: FoundationNetworking.URLSessionTask, _ events: InProcessEvents, _ remake: Remake) {
+        entries.withLock { $0[ObjectIdentifier(task)] = Entry(events: events, remake: remake) }
     }
 
     /// `task`'s events, having told them its answer first if they have not heard it; nil
@@ -133,11 +174,10 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
     private func events(of task: FoundationNetworking.URLSessionTask) -> InProcessEvents? {
         let (entry, tell) = entries.withLock { entries -> (Entry?, Bool) in
             guard var entry = entries[ObjectIdentifier(task)] else { return (nil, false) }
-            if entry.held == nil, !entry.answered, !entry.released, let response = task.response,
-               response !== entry.answeredWithCredential, Self.asksForCredential(response) {
+            if entry.held == nil, !entry.answered, !entry.released, let response = task.response, Self.asksForCredential(response) {
                 entry.held = (response, [])
             }
-            let tell = !entry.answered && entry.held == nil && task.response.map { $0 !== entry.answeredWithCredential } == true
+            let tell = !entry.answered && entry.held == nil && task.response != nil
             entry.answered = entry.answered || tell
             entries[ObjectIdentifier(task)] = entry
             return (entry, tell)
@@ -191,7 +231,7 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
         // A held 401 whose challenge never came is the answer after all.
         if entries.withLock({ $0[ObjectIdentifier(task)]?.held != nil }) { return end(task, with: error) }
         let events = events(of: task)
-        entries.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(task)) }
+        _ = forget(task)
         events?.completed(error)
     }
 
@@ -212,7 +252,7 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
                     completionHandler: @escaping @Sendable (FoundationNetworking.URLSession.AuthChallengeDisposition, FoundationNetworking.URLCredential?) -> Void) {
         // Holds the 401 now if nothing else did: a download reports no answer of its own.
         _ = events(of: task)
-        guard let events = entries.withLock({ $0[ObjectIdentifier(task)]?.events }) else {
+        guard let (events, failures) = entries.withLock({ entries in entries[ObjectIdentifier(task)].map { ($0.events, $0.failures) } }) else {
             return completionHandler(.cancelAuthenticationChallenge, nil)
         }
         let space = challenge.protectionSpace
@@ -225,7 +265,7 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
             AppexTransfers.URLProtectionSpace(host: asking?.host ?? space.host, port: Self.origin(of: asking)?.port ?? space.port,
                                               protocol: asking?.scheme ?? space.protocol, realm: space.realm,
                                               authenticationMethod: space.authenticationMethod),
-            proposedCredential: nil, previousFailureCount: challenge.previousFailureCount,
+            proposedCredential: nil, previousFailureCount: failures,
             failureResponse: challenge.failureResponse.map(FoundationTransport.response))
         events.challenged(asked) { [self] disposition, credential in
             switch disposition {
@@ -233,8 +273,7 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
                 end(task, with: Self.redirectedAway(from: task.originalRequest?.url, to: challenge.failureResponse?.url), cancelling: completionHandler)
             case .useCredential where basic:
                 guard let user = credential?.user, let password = credential?.password else { return end(task, with: nil, cancelling: completionHandler) }
-                let persistence = FoundationNetworking.URLCredential.Persistence(rawValue: credential?.persistence.rawValue ?? 0) ?? .none
-                send(FoundationNetworking.URLCredential(user: user, password: password, persistence: persistence), for: task, completionHandler)
+                remake(task, user: user, password: password, completionHandler)
             case .useCredential:
                 end(task, with: URLError(.userAuthenticationRequired, userInfo: [
                     NSLocalizedDescriptionKey: "the server asks for \(space.authenticationMethod) authentication, which an in-process session can't give; it answers HTTP Basic only",
@@ -251,17 +290,24 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
         }
     }
 
-    /// Sends `credential`: FoundationNetworking makes the request again with it, and the held
-    /// `401` is forgotten.
-    private func send(_ credential: FoundationNetworking.URLCredential?, for task: FoundationNetworking.URLSessionTask,
-                      _ completionHandler: @Sendable (FoundationNetworking.URLSession.AuthChallengeDisposition, FoundationNetworking.URLCredential?) -> Void) {
-        entries.withLock { entries in
-            guard var entry = entries[ObjectIdentifier(task)] else { return }
-            entry.answeredWithCredential = entry.held?.response
-            entry.held = nil
-            entries[ObjectIdentifier(task)] = entry
+    /// Sends a credential: the task is made again with it, in an `Authorization` header, and
+    /// the new one takes the old one's place; the old one, with its held `401`, ends unheard.
+    private func remake(_ task: FoundationNetworking.URLSessionTask, user: String, password: String,
+                        _ completionHandler: @Sendable (FoundationNetworking.URLSession.AuthChallengeDisposition, FoundationNetworking.URLCredential?) -> Void) {
+        guard var entry = entries.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else {
+            return completionHandler(.cancelAuthenticationChallenge, nil)
         }
-        completionHandler(.useCredential, credential)
+        var request = entry.remake.request
+        request.setValue("Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        let next = entry.remake.make(request)
+        entry.held = nil
+        entry.answered = false
+        entry.released = false
+        entry.failures += 1
+        entries.withLock { $0[ObjectIdentifier(next)] = entry }
+        entry.remake.task.replace(with: next)
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        next.resume()
     }
 
     /// Ends `task` with its held `401` as the answer, or with `error`; FoundationNetworking's
@@ -270,7 +316,7 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
     /// `URLError.userAuthenticationRequired` instead.
     private func end(_ task: FoundationNetworking.URLSessionTask, with error: (any Error)?,
                      cancelling completionHandler: (@Sendable (FoundationNetworking.URLSession.AuthChallengeDisposition, FoundationNetworking.URLCredential?) -> Void)? = nil) {
-        guard let entry = entries.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
+        guard let entry = forget(task) else { return }
         if let held = entry.held {
             entry.events.answered(FoundationTransport.response(held.response))
             held.body.forEach(entry.events.received)
