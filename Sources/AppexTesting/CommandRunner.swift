@@ -70,11 +70,12 @@ public struct CommandRunner: Sendable {
 }
 
 /// Starts a process `make` makes, again while the kernel finds its executable busy
-/// (ETXTBSY), for up to 10 s. A program the test process has just copied, into a bundle it
+/// (ETXTBSY), for up to 60 s. A program the test process has just copied, into a bundle it
 /// installs, can be open for writing for a moment after the copy: in a child that another of
-/// its threads forked meanwhile, until that child execs.
+/// its threads forked meanwhile, until that child execs. Under AddressSanitizer that moment
+/// once outlasted 10 s (CI run 13), so the wait is longer than any spawn takes.
 private func start(_ make: () -> Process) throws -> Process {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(60)
     while true {
         let process = make()
         do {
