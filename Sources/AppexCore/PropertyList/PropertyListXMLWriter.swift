@@ -26,13 +26,13 @@ enum PropertyListXMLWriter {
         case .boolean(let flag): xml += "\(indent)<\(flag ? "true" : "false")/>\n"
         case .date(let date): xml += "\(indent)<date>\(date.formatted(.iso8601))</date>\n"
         case .data(let data):
+            // Foundation indents the encoded lines by at most 8 tabs, and fills each to column 76.
+            let lineIndent = String(repeating: "\t", count: min(depth, 8))
+            let lineLength = 76 - lineIndent.count * 8
             xml += "\(indent)<data>\n"
-            let encoded = data.base64EncodedString()
-            var start = encoded.startIndex
-            while start < encoded.endIndex {
-                let end = encoded.index(start, offsetBy: 76 - indent.count * 8, limitedBy: encoded.endIndex) ?? encoded.endIndex
-                xml += "\(indent)\(encoded[start..<max(end, encoded.index(after: start))])\n"
-                start = max(end, encoded.index(after: start))
+            let encoded = Array(data.base64EncodedString().utf8)
+            for start in stride(from: 0, to: encoded.count, by: lineLength) {
+                xml += lineIndent + String(decoding: encoded[start..<min(start + lineLength, encoded.count)], as: UTF8.self) + "\n"
             }
             xml += "\(indent)</data>\n"
         case .array(let elements) where elements.isEmpty: xml += "\(indent)<array/>\n"

@@ -23,6 +23,15 @@ struct PropertyListXMLWriterTests {
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
     }
 
+    @Test func dataNestedDeepIsWrittenAsFoundationWritesIt() throws {
+        // Foundation stops indenting data's lines at 8 tabs; a width that went on shrinking
+        // would reach zero at 10 levels, and the writer trapped there.
+        var value = PropertyListValue.data(Data((0..<200).map { UInt8($0) }))
+        for _ in 0..<12 { value = .array([value]) }
+        let foundation = try PropertyListSerialization.data(fromPropertyList: value.foundationObject, format: .xml, options: 0)
+        #expect(String(decoding: try value.xmlData(), as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
+    }
+
     @Test func anEmptyArrayIsWrittenAndReadBack() throws {
         let value: PropertyListValue = .dictionary(["none": .array([]), "some": .array([.array([])])])
         let written = try value.xmlData()
