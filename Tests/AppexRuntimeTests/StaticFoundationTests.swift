@@ -13,13 +13,23 @@ import Testing
         world = try FaultWorld()
     }
 
-    /// Foundation's property-list writer refuses every empty array in a program linked with
-    /// `-static-stdlib`, as extensions are, so a property list holding one could not be loaded
-    /// as data in an extension; Appex writes XML itself (`PropertyListXMLWriter`).
+    /// In a program linked with `-static-stdlib`, as extensions are, Foundation's property-list
+    /// writer refused every Swift array, so a property list holding one could not be loaded as
+    /// data in an extension (AppexCore's `_foundationBridgingLinkage`).
     @Test func anExtensionLoadsAPropertyListHoldingAnEmptyArrayAsData() async throws {
         try await world.startDaemon()
         try await world.install("attempts")
         let outcome = try await world.extension("attempts").outcome([textItem("plist tags")])
         #expect(outcome.items?.first?.attributedContentText?.string == "allowed", "\(outcome)")
+    }
+
+    /// Extension code stores arrays in `UserDefaults` and writes them as property lists. In a
+    /// static program without Foundation's bridging conformances, `set([1, 2], forKey:)`
+    /// trapped in CoreFoundation and the extension died.
+    @Test func anExtensionStoresArraysInItsDefaultsAndReadsThemBack() async throws {
+        try await world.startDaemon()
+        try await world.install("attempts")
+        let outcome = try await world.extension("attempts").outcome([textItem("defaults com.example.faults.settings")])
+        #expect(outcome.items?.first?.attributedContentText?.string == "stored [] [1, 2]", "\(outcome)")
     }
 }

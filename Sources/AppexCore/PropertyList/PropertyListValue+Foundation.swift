@@ -85,12 +85,9 @@ extension PropertyListValue {
         }
     }
 
-    /// Encodes this value as an XML property list, in the form Foundation writes
-    /// (``PropertyListXMLWriter``). Foundation's own writer can't be used: in a program
-    /// linked with `-static-stdlib`, as appexd and extensions are, it refuses every empty
-    /// array ("property lists cannot contain objects of type 'Not A Type'").
+    /// Encodes this value as an XML property list.
     public func xmlData() throws -> Data {
-        PropertyListXMLWriter.document(self)
+        try PropertyListSerialization.data(fromPropertyList: foundationObject, format: .xml, options: 0)
     }
 
     private static func number(_ number: NSNumber) -> PropertyListValue {

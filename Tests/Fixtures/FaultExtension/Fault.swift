@@ -52,7 +52,9 @@ enum Fault: String {
     /// (open a file or folder for reading), `write PATH` (create a file), `ptrace PID`
     /// (attach), `connect PORT` (TCP to 127.0.0.1), `unix PATH` (a Unix socket by its path),
     /// `socketpair -` (a connected pair), `getfd PID FD` (copy another process's descriptor
-    /// through a pidfd), `stat PATH` (whether the path exists), `fork COUNT` (children that wait,
+    /// through a pidfd), `stat PATH` (whether the path exists), `defaults SUITE` (store `[]`
+    /// and `[1, 2]` in a defaults suite, write a property list holding `[]`, and read both
+    /// back: "stored [] [1, 2]"), `fork COUNT` (children that wait,
     /// once appexd has moved it into its pids cgroup; a refusal says after how many) and
     /// `group ID` (ask for the group's container, and write `from-extension.txt` in it, in a
     /// coordinated write), `say TEXT` (write TEXT and a newline to standard error, in one

@@ -215,6 +215,18 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
             case .failure(let error)?: return "refused: \(error.localizedDescription)"
             case nil: return "refused: no answer"
             }
+        case "defaults":
+            // Arrays stored and read back in defaults, and written as a property list, as
+            // extension code does: "stored [] [1, 2]", or a trap in a static program without
+            // Foundation's bridging conformances.
+            guard let defaults = UserDefaults(suiteName: parts[1]) else { return "refused: no defaults" }
+            defaults.set([Int](), forKey: "none")
+            defaults.set([1, 2], forKey: "some")
+            let plist = try? PropertyListSerialization.data(fromPropertyList: ["tags": [String]()], format: .binary, options: 0)
+            guard plist != nil else { return "refused: the property list was not written" }
+            let none = (defaults.array(forKey: "none") as? [Int]).map { "\($0)" } ?? "nothing"
+            let some = (defaults.array(forKey: "some") as? [Int]).map { "\($0)" } ?? "nothing"
+            return "stored \(none) \(some)"
         case "group":
             guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: parts[1]) else {
                 return "refused: no container"
