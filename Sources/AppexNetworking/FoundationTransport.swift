@@ -19,8 +19,7 @@ public final class FoundationTransport: InProcessTransport, @unchecked Sendable 
         configuration.requestCachePolicy = FoundationNetworking.URLRequest.CachePolicy(rawValue: settings.requestCachePolicy.rawValue) ?? .useProtocolCachePolicy
         configuration.httpShouldSetCookies = settings.httpShouldSetCookies
         configuration.httpMaximumConnectionsPerHost = settings.httpMaximumConnectionsPerHost
-        // Its own serial queue: the relay's reports go on to the Appex session's queue, which
-        // may wait for a download's hand-over while this one holds the file.
+        // Its own serial queue, so that the relay's reports keep their order.
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "in-process session transport"
@@ -33,14 +32,13 @@ public final class FoundationTransport: InProcessTransport, @unchecked Sendable 
         session.finishTasksAndInvalidate()
     }
 
-    public func task(for request: AppexTransfers.URLRequest, body: InProcessBody, download: Bool, events: InProcessEvents) -> any InProcessTask {
+    public func task(for request: AppexTransfers.URLRequest, body: InProcessBody, events: InProcessEvents) -> any InProcessTask {
         // How to make the task again, with a credential, if the server asks for one.
         let make: @Sendable (FoundationNetworking.URLRequest) -> FoundationNetworking.URLSessionTask = { [session] converted in
-            switch (body, download) {
-            case (_, true): session.downloadTask(with: converted)
-            case (.data(let data), false): session.uploadTask(with: converted, from: data)
-            case (.file(let file), false): session.uploadTask(with: converted, fromFile: file)
-            case (.none, false): session.dataTask(with: converted)
+            switch body {
+            case .data(let data): session.uploadTask(with: converted, from: data)
+            case .file(let file): session.uploadTask(with: converted, fromFile: file)
+            case .none: session.dataTask(with: converted)
             }
         }
         let converted = Self.request(request)
@@ -121,14 +119,12 @@ final class RelayedTask: InProcessTask, @unchecked Sendable {
 /// before the challenge; the relay holds them, and passes them on only if they are the
 /// answer. A credential is sent by making the task again with an `Authorization` header, in
 /// place of the old one (docs/transfers.md, "Answers, challenges and redirects").
-final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, FoundationNetworking.URLSessionDownloadDelegate, @unchecked Sendable {
+final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, @unchecked Sendable {
     private struct Entry {
         var events: InProcessEvents
         var answered = false
         /// A `401` that asks for a credential, and the body that came with it so far.
         var held: (response: FoundationNetworking.URLResponse, body: [Data])?
-        /// Set once a held `401` turned out to be the answer, which is then passed on.
-        var released = false
         var remake: Remake
         /// How many credentials were sent for the task and refused.
         var failures = 0
@@ -174,7 +170,7 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
     private func events(of task: FoundationNetworking.URLSessionTask) -> InProcessEvents? {
         let (entry, tell) = entries.withLock { entries -> (Entry?, Bool) in
             guard var entry = entries[ObjectIdentifier(task)] else { return (nil, false) }
-            if entry.held == nil, !entry.answered, !entry.released, let response = task.response, Self.asksForCredential(response) {
+            if entry.held == nil, !entry.answered, let response = task.response, Self.asksForCredential(response) {
                 entry.held = (response, [])
             }
             let tell = !entry.answered && entry.held == nil && task.response != nil
@@ -202,7 +198,19 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
 
     func urlSession(_ session: FoundationNetworking.URLSession, dataTask: FoundationNetworking.URLSessionDataTask, didReceive data: Data) {
         guard let events = events(of: dataTask) else {
-            return entries.withLock { entries in entries[ObjectIdentifier(dataTask)]?.held?.body.append(data) }
+            let overflowed = entries.withLock { entries -> Bool in
+                guard var held = entries[ObjectIdentifier(dataTask)]?.held else { return false }
+                held.body.append(data)
+                let overflowed = held.body.reduce(0) { $0 + $1.count } > Self.heldLimit
+                // A refusal too long to hold is not the answer either: the task ends with why.
+                entries[ObjectIdentifier(dataTask)]?.held = overflowed ? nil : held
+                return overflowed
+            }
+            if overflowed {
+                end(dataTask, with: Self.refusalTooLong)
+                dataTask.cancel()
+            }
+            return
         }
         events.received(data)
     }
@@ -210,21 +218,6 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
     func urlSession(_ session: FoundationNetworking.URLSession, task: FoundationNetworking.URLSessionTask, didSendBodyData bytesSent: Int64,
                     totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
         events(of: task)?.sent(bytesSent, totalBytesSent, totalBytesExpectedToSend)
-    }
-
-    func urlSession(_ session: FoundationNetworking.URLSession, downloadTask: FoundationNetworking.URLSessionDownloadTask, didWriteData bytesWritten: Int64,
-                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
-        events(of: downloadTask)?.written(bytesWritten, totalBytesWritten, totalBytesExpectedToWrite)
-    }
-
-    func urlSession(_ session: FoundationNetworking.URLSession, downloadTask: FoundationNetworking.URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        // FoundationNetworking hands over no file of an answer it challenges: this 401 is the answer.
-        entries.withLock { entries in
-            guard entries[ObjectIdentifier(downloadTask)]?.held != nil else { return }
-            entries[ObjectIdentifier(downloadTask)]?.held = nil
-            entries[ObjectIdentifier(downloadTask)]?.released = true
-        }
-        events(of: downloadTask)?.downloaded(location)
     }
 
     func urlSession(_ session: FoundationNetworking.URLSession, task: FoundationNetworking.URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -250,7 +243,7 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
     func urlSession(_ session: FoundationNetworking.URLSession, task: FoundationNetworking.URLSessionTask,
                     didReceive challenge: FoundationNetworking.URLAuthenticationChallenge,
                     completionHandler: @escaping @Sendable (FoundationNetworking.URLSession.AuthChallengeDisposition, FoundationNetworking.URLCredential?) -> Void) {
-        // Holds the 401 now if nothing else did: a download reports no answer of its own.
+        // Holds the 401 now if nothing else did.
         _ = events(of: task)
         guard let (events, failures) = entries.withLock({ entries in entries[ObjectIdentifier(task)].map { ($0.events, $0.failures) } }) else {
             return completionHandler(.cancelAuthenticationChallenge, nil)
@@ -302,7 +295,6 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
         let next = entry.remake.make(request)
         entry.held = nil
         entry.answered = false
-        entry.released = false
         entry.failures += 1
         entries.withLock { $0[ObjectIdentifier(next)] = entry }
         entry.remake.task.replace(with: next)
@@ -311,9 +303,7 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
     }
 
     /// Ends `task` with its held `401` as the answer, or with `error`; FoundationNetworking's
-    /// task, which would wait for ever, is cancelled unheard. A download's body is not kept
-    /// by FoundationNetworking for the relay to hand over, so a download ends with
-    /// `URLError.userAuthenticationRequired` instead.
+    /// task, which would wait for ever, is cancelled unheard.
     private func end(_ task: FoundationNetworking.URLSessionTask, with error: (any Error)?,
                      cancelling completionHandler: (@Sendable (FoundationNetworking.URLSession.AuthChallengeDisposition, FoundationNetworking.URLCredential?) -> Void)? = nil) {
         guard let entry = forget(task) else { return }
@@ -321,8 +311,7 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
             entry.events.answered(FoundationTransport.response(held.response))
             held.body.forEach(entry.events.received)
         }
-        let download = task is FoundationNetworking.URLSessionDownloadTask
-        entry.events.completed(error ?? (download && entry.held != nil ? Self.downloadRefused : nil))
+        entry.events.completed(error)
         completionHandler?(.cancelAuthenticationChallenge, nil)
     }
 
@@ -341,6 +330,15 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
         return Origin(scheme: scheme, host: host, port: url.port ?? (scheme == "https" ? 443 : 80))
     }
 
+    /// How much of a `401`'s body is held, at most, until its challenge is decided: 1 MiB.
+    static let heldLimit = 1 << 20
+
+    /// Why a task whose `401` came with more body than is held ended.
+    private static let refusalTooLong = URLError(.dataLengthExceedsMaximum, userInfo: [
+        NSLocalizedDescriptionKey: "the server answered 401 with more than \(heldLimit >> 20) MiB of body, which an in-process session holds at most while the challenge is decided",
+        NSLocalizedRecoverySuggestionErrorKey: "Send the credential with the request (its Authorization header), or ask the server to answer 401 with a short body.",
+    ])
+
     /// Why a credential for the server a task was redirected to is not sent.
     private static func redirectedAway(from original: URL?, to asking: URL?) -> URLError {
         let describe = { (url: URL?) in origin(of: url)?.description ?? "an unknown server" }
@@ -349,9 +347,4 @@ final class Relay: NSObject, FoundationNetworking.URLSessionDataDelegate, Founda
             NSLocalizedRecoverySuggestionErrorKey: "Make the task with the URL the server redirects to, or set its Authorization header yourself.",
         ])
     }
-
-    private static let downloadRefused = URLError(.userAuthenticationRequired, userInfo: [
-        NSLocalizedDescriptionKey: "the server answered 401 and no credential was sent; an in-process download keeps no body of such an answer",
-        NSLocalizedRecoverySuggestionErrorKey: "Answer the challenge with a credential (urlSession(_:task:didReceive:completionHandler:)), or make a data task to read the 401's body.",
-    ])
 }

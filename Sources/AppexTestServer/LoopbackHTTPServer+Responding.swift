@@ -33,9 +33,11 @@ extension LoopbackHTTPServer {
         var served = Substring(path)
         if served.hasPrefix("/private/") {
             guard request.headers[.authorization] == Self.privateAuthorization else {
+                let asked = HTTPField.Name("X-Answer-Bytes").flatMap { request.headers[$0] }.flatMap(Int.init)
+                let body = asked.map { ByteBuffer(bytes: GeneratedBytes.data(count: max($0, 0))) } ?? ByteBuffer(string: Self.signInFirst)
                 return Response(status: .unauthorized,
                                 headers: [.wwwAuthenticate: "Basic realm=\"\(Self.privateRealm)\"", .contentType: "text/plain; charset=utf-8"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: Self.signInFirst)))
+                                body: ResponseBody(byteBuffer: body))
             }
             served = served.dropFirst("/private".count)
         }

@@ -10,9 +10,10 @@ public protocol InProcessTransport: AnyObject, Sendable {
     /// A transport for one session, with its configuration's settings.
     init(settings: InProcessSettings)
 
-    /// A suspended task that makes `request`, sending `body`, and reports through `events`:
-    /// the answer's body as data, or, for a download, to a file.
-    func task(for request: URLRequest, body: InProcessBody, download: Bool, events: InProcessEvents) -> any InProcessTask
+    /// A suspended task that makes `request`, sending `body`, and reports through `events`.
+    /// The answer's body comes as data for every task, a download's too: the session writes
+    /// a download's file itself, so that it can keep the bytes to resume from.
+    func task(for request: URLRequest, body: InProcessBody, events: InProcessEvents) -> any InProcessTask
 
     /// Lets go of the transport's connections once its tasks end; cancels them first if asked.
     func invalidate(cancellingTasks: Bool)
@@ -43,20 +44,16 @@ public enum InProcessBody: Sendable {
     case file(URL)
 }
 
-/// How a transport reports a task, in order: its answer, its body or its file, its progress
-/// either way, and its end, each once but `data` and the progress; between them, whenever
-/// the server asks, challenges and redirects, which wait for their answers.
+/// How a transport reports a task, in order: its answer, its body, its progress, and its
+/// end, each once but the body and the progress; between them, whenever the server asks,
+/// challenges and redirects, which wait for their answers.
 public struct InProcessEvents: Sendable {
     /// The answer's head: an `HTTPURLResponse`, with its header fields, for HTTP.
     public var answered: @Sendable (URLResponse) -> Void
-    /// Part of the answer's body, of a task that is no download.
+    /// Part of the answer's body.
     public var received: @Sendable (Data) -> Void
     /// The body went on: bytes sent now, in all, and expected in all (-1 if unknown).
     public var sent: @Sendable (Int64, Int64, Int64) -> Void
-    /// A download's body went on: bytes written now, in all, and expected in all.
-    public var written: @Sendable (Int64, Int64, Int64) -> Void
-    /// A download is complete in the file at the URL, which is removed when this returns.
-    public var downloaded: @Sendable (URL) -> Void
     /// The task ended: with no error if the server answered, whatever its status.
     public var completed: @Sendable ((any Error)?) -> Void
     /// The server asks for a credential: the handler, called once, says how to answer.
@@ -66,15 +63,12 @@ public struct InProcessEvents: Sendable {
     public var redirected: @Sendable (HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void
 
     public init(answered: @escaping @Sendable (URLResponse) -> Void, received: @escaping @Sendable (Data) -> Void,
-                sent: @escaping @Sendable (Int64, Int64, Int64) -> Void, written: @escaping @Sendable (Int64, Int64, Int64) -> Void,
-                downloaded: @escaping @Sendable (URL) -> Void, completed: @escaping @Sendable ((any Error)?) -> Void,
+                sent: @escaping @Sendable (Int64, Int64, Int64) -> Void, completed: @escaping @Sendable ((any Error)?) -> Void,
                 challenged: @escaping @Sendable (URLAuthenticationChallenge, @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) -> Void,
                 redirected: @escaping @Sendable (HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void) {
         self.answered = answered
         self.received = received
         self.sent = sent
-        self.written = written
-        self.downloaded = downloaded
         self.completed = completed
         self.challenged = challenged
         self.redirected = redirected

@@ -1,8 +1,8 @@
 import AppexLocking
 import Foundation
 
-/// A task of an in-process session: what it sends, who hears its end, and the transport's
-/// task once it is resumed.
+/// A task of an in-process session: what it sends, who hears its end, what a download goes
+/// on from, and, once it is resumed, the transport's task and a download's file.
 final class InProcessPart: Sendable {
     /// Who hears an in-process task's end in one call, instead of the delegate.
     enum Completion: Sendable {
@@ -12,16 +12,25 @@ final class InProcessPart: Sendable {
 
     let body: InProcessBody
     let completion: Completion?
-    private let state = Locked<(task: (any InProcessTask)?, received: Data)>((nil, Data()))
+    /// The resume data a download goes on from, or why it can't.
+    let resuming: Result<InProcessResumeData, URLError>?
+    private let state = Locked<(task: (any InProcessTask)?, download: InProcessDownload?, received: Data)>((nil, nil, Data()))
 
-    init(body: InProcessBody, completion: Completion?) {
+    init(body: InProcessBody, completion: Completion?, resuming: Result<InProcessResumeData, URLError>? = nil) {
         self.body = body
         self.completion = completion
+        self.resuming = resuming
     }
 
     var task: (any InProcessTask)? {
         get { state.withLock { $0.task } }
         set { state.withLock { $0.task = newValue } }
+    }
+
+    /// A download's file, once it is resumed, or once the data task became a download.
+    var download: InProcessDownload? {
+        get { state.withLock { $0.download } }
+        set { state.withLock { $0.download = newValue } }
     }
 
     /// Keeps `data` for the completion handler.
@@ -43,13 +52,23 @@ extension URLSession {
                 recovery: "Use uploadTask(with:fromFile:) or downloadTask(with:) and hear their ends through the session's delegate."))
         }
         if let unusable = state.withLock({ $0.unusable }) { return fail(task, unusable) }
-        guard let transport, let request = task.originalRequest else {
+        if case .failure(let unusable)? = part.resuming { return fail(task, unusable) }
+        guard let transport, var request = task.originalRequest else {
             return fail(task, TransferErrors.unusable(.badURL, "the task has no URL", recovery: "Make the task with a request that has one."))
         }
         if let running = part.task { return running.resume() }
+        if let download = task as? URLSessionDownloadTask {
+            let resuming = try? part.resuming?.get()
+            let writer = InProcessDownload(session: self, task: download, part: part, resuming: resuming)
+            if let failure = writer.begin() { return fail(task, failure) }
+            part.download = writer
+            if let resuming {
+                request.setValue("bytes=\(resuming.bytesReceived)-", forHTTPHeaderField: "Range")
+                request.setValue(resuming.validator, forHTTPHeaderField: "If-Range")
+            }
+        }
         let number = task.taskIdentifier
-        let isDownload = task is URLSessionDownloadTask
-        let inner = transport.task(for: request, body: part.body, download: isDownload, events: events(of: task, part))
+        let inner = transport.task(for: request, body: part.body, events: events(of: task, part))
         part.task = inner
         state.withLock { $0.tasks[number] = task }
         inner.resume()
@@ -66,12 +85,17 @@ extension URLSession {
             },
             finish: { [self] error in
                 delegateQueue.addOperation { [self] in finishInProcess(task, part, error) }
-            })
+            },
+            cancel: { part.task?.cancel() })
         return InProcessEvents(
             answered: { [self] response in
+                if task is URLSessionDownloadTask, let download = part.download {
+                    task.status.withLock { $0.response = response }
+                    return download.answered(response)
+                }
                 task.status.withLock { status in
                     status.response = response
-                    if !(task is URLSessionDownloadTask) { status.countOfBytesExpectedToReceive = response.expectedContentLength }
+                    status.countOfBytesExpectedToReceive = response.expectedContentLength
                 }
                 task.reportProgress()
                 // A data task's delegate decides what becomes of the answer before it hears the body.
@@ -84,6 +108,7 @@ extension URLSession {
                 }
             },
             received: { data in
+                if task is URLSessionDownloadTask, let download = part.download { return download.write(data) }
                 task.status.withLock { $0.countOfBytesReceived += Int64(data.count) }
                 task.reportProgress()
                 guard part.completion == nil else { return part.keep(data) }
@@ -99,31 +124,10 @@ extension URLSession {
                     delegate.urlSession(self, task: task, didSendBodyData: now, totalBytesSent: total, totalBytesExpectedToSend: expected)
                 }
             },
-            written: { [self] now, total, expected in
-                task.status.withLock { status in
-                    status.countOfBytesReceived = total
-                    status.countOfBytesExpectedToReceive = expected
-                }
-                task.reportProgress()
-                guard part.completion == nil, let download = task as? URLSessionDownloadTask else { return }
-                tell(task, (any URLSessionDownloadDelegate).self) { [self] delegate in
-                    delegate.urlSession(self, downloadTask: download, didWriteData: now, totalBytesWritten: total, totalBytesExpectedToWrite: expected)
-                }
+            completed: { error in
+                guard task is URLSessionDownloadTask, let download = part.download else { return gate.end(error) }
+                download.end(error)
             },
-            downloaded: { [self] location in
-                // The file goes when this returns: whoever takes it has it first.
-                let handOver = BlockOperation { [self] in
-                    if case .download(let handler) = part.completion {
-                        handler(location, task.response, nil)
-                    } else if let download = task as? URLSessionDownloadTask,
-                              let delegate = delegate(of: task, (any URLSessionDownloadDelegate).self) {
-                        delegate.urlSession(self, downloadTask: download, didFinishDownloadingTo: location)
-                    }
-                }
-                delegateQueue.addOperations([handOver], waitUntilFinished: true)
-                task.status.withLock { $0.downloadHandedOver = true }
-            },
-            completed: { error in gate.end(error) },
             challenged: { [self] challenge, answer in
                 let asked = proposingKeptCredential(challenge)
                 let answered = Once<(URLSession.AuthChallengeDisposition, URLCredential?)> { [self] in

@@ -76,9 +76,13 @@ extension URLSession {
             return status.state
         }
         if let running = task.inProcess?.task {
-            // The transport reports the cancellation as the task's end.
+            // The transport reports the cancellation as the task's end, which carries the
+            // resume data of a download that may resume.
+            let download = was == .completed ? nil : task.inProcess?.download
+            if let resumeData {
+                if let download, task is URLSessionDownloadTask { download.produceResumeData(resumeData) } else { resumeData(nil) }
+            }
             if was != .completed { running.cancel() }
-            resumeData?(nil)
             return
         }
         switch was {

@@ -139,8 +139,19 @@ open class URLSession: @unchecked Sendable {
     /// that is damaged, used already, expired, or another app's makes a task that completes
     /// with the reason when resumed.
     open func downloadTask(withResumeData resumeData: Data) -> URLSessionDownloadTask {
+        guard configuration.identifier != nil else { return inProcessDownloadTask(resumingFrom: resumeData, completion: nil) }
         let decoded = TransferResumeData(resumeData)
         return URLSessionDownloadTask(session: self, request: decoded.map { URLRequest(url: $0.url) }, resumeData: decoded)
+    }
+
+    /// An in-process download that goes on from `resumeData`, made by an in-process session
+    /// of this process; any other resume data makes a task that completes with why.
+    private func inProcessDownloadTask(resumingFrom resumeData: Data, completion: InProcessPart.Completion?) -> URLSessionDownloadTask {
+        let decoded = InProcessResumeData(resumeData)
+        let resuming: Result<InProcessResumeData, URLError> = decoded.map { .success($0) } ?? .failure(InProcessResumeData.unusable(
+            TransferResumeData(resumeData) != nil ? "it is a background session's, which only a background session can resume" : "it is damaged, or not resume data"))
+        return URLSessionDownloadTask(session: self, request: decoded.map { URLRequest(url: $0.url) },
+                                      inProcess: InProcessPart(body: .none, completion: completion, resuming: resuming))
     }
 
     // In-process tasks, as Apple's: data, upload and download tasks with a completion handler
@@ -202,6 +213,12 @@ open class URLSession: @unchecked Sendable {
         URLSessionDownloadTask(session: self, request: request, inProcess: InProcessPart(body: .none, completion: .download(completionHandler)))
     }
 
+    /// A download that goes on from `resumeData`, as ``downloadTask(withResumeData:)``, whose
+    /// file `completionHandler` gets; in an in-process session only.
+    open func downloadTask(withResumeData resumeData: Data, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
+        inProcessDownloadTask(resumingFrom: resumeData, completion: .download(completionHandler))
+    }
+
     // MARK: async
 
     /// What `request` answers, once all of it has arrived.
@@ -227,15 +244,26 @@ open class URLSession: @unchecked Sendable {
     /// A download of what `request` answers, in a file of its own that the caller moves or
     /// removes, as Apple's `download(for:delegate:)` leaves it.
     open func download(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (URL, URLResponse) {
+        try await awaitingDownload(delegate) { self.downloadTask(with: request, completionHandler: $0) }
+    }
+
+    /// A download that goes on from `resumeData`, as ``download(for:delegate:)``.
+    open func download(resumeFrom resumeData: Data, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (URL, URLResponse) {
+        try await awaitingDownload(delegate) { self.downloadTask(withResumeData: resumeData, completionHandler: $0) }
+    }
+
+    /// Runs the download `make` makes with a completion handler, and returns its file, moved
+    /// to a name of its own, since the handler's goes when it returns.
+    private func awaitingDownload(_ delegate: (any URLSessionTaskDelegate)?,
+                                  _ make: (@escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask) async throws -> (URL, URLResponse) {
         let box = Locked<URLSessionTask?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(URL, URLResponse), any Error>) in
-                let task = downloadTask(with: request) { location, response, error in
+                let task = make { location, response, error in
                     guard let location, let response else {
                         return continuation.resume(throwing: error ?? URLError(.unknown))
                     }
-                    // The handler's file goes when it returns: this one is the caller's.
-                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent("CFNetworkDownload_\(UUID().uuidString).tmp")
+                    let kept = InProcessResumeData.newFile()
                     do {
                         try FileManager.default.moveItem(at: location, to: kept)
                         continuation.resume(returning: (kept, response))

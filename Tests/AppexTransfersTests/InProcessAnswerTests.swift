@@ -65,6 +65,20 @@ import Testing
         #expect(session.state.withLock { $0.tasks.isEmpty })
     }
 
+    @Test func aDelegateThatDoesNotAnswerWhileTheBodyOutgrowsWhatIsHeldHasItsTaskEnded() async throws {
+        // Apple's session stops reading while the delegate decides; this one holds the body,
+        // at most 8 MiB of it.
+        let delegate = DecidingDelegate(.allow, after: .seconds(120))
+        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: server.url("/bytes/\(10 << 20)"))
+        task.resume()
+        #expect(await delegate.completed())
+        let error = try #require(task.error as? URLError, "\(delegate.seen.withLock { $0.events.prefix(5) })")
+        #expect(error.code == .dataLengthExceedsMaximum && error.localizedDescription.contains("more than 8 MiB"), "\(error)")
+        #expect(delegate.seen.withLock { $0.body.isEmpty })
+    }
+
     @Test func becomingAStreamEndsTheTaskSayingThereAreNoStreamTasks() async throws {
         let delegate = DecidingDelegate(.becomeStream)
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
@@ -72,7 +86,7 @@ import Testing
         let task = session.dataTask(with: server.url("/bytes/1000"))
         task.resume()
         #expect(await delegate.completed())
-        let error = try #require(task.error as? URLError)
+        let error = try #require(task.error as? URLError, "\(delegate.seen.withLock { $0.events.prefix(5) })")
         #expect(error.code == .unsupportedURL && error.localizedDescription.contains("no stream tasks"))
     }
 
@@ -134,7 +148,7 @@ final class DecidingDelegate: URLSessionDataDelegate, URLSessionDownloadDelegate
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         seen.withLock { $0.events.append("answer \((response as? HTTPURLResponse)?.statusCode ?? 0)") }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Double(delay.components.attoseconds) / 1e18) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) { [self] in
             seen.withLock { $0.events.append("decided") }
             completionHandler(disposition)
         }
