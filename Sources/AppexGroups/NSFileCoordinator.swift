@@ -82,6 +82,8 @@ public final class NSFileCoordinator {
         var rounds: [PresenterRound] = []
         /// The coordinations waiting for access, which ``cancel()`` ends.
         var waiting: [ObjectIdentifier: CoordinationCancellation] = [:]
+        /// Whether ``cancel()`` was called: every later coordination fails at once.
+        var cancelled = false
         /// Whether a batch (``prepare(forReadingItemsAt:options:writingItemsAt:options:error:byAccessor:)``)
         /// has asked the presenters already, for the coordinations inside it.
         var inBatch = false
@@ -149,29 +151,39 @@ public final class NSFileCoordinator {
         }
     }
 
+    /// Tells the presenters of the item at `url` that observe any of `attributes` that those
+    /// changed, here and in the other processes of its container, as Apple's does.
+    public func item(at url: URL, didChangeUbiquityAttributes attributes: Set<URLResourceKey>) {
+        UbiquityNews.tell(attributes, of: url)
+    }
+
     /// Announces a move about to be made. Apple's does something only for sandboxed apps on
     /// macOS; so does this: nothing.
     public func item(at oldURL: URL, willMoveTo newURL: URL) {}
 
-    /// Ends every coordination of this coordinator still waiting for access: its accessor
-    /// never runs, and it fails with `NSUserCancelledError`. One whose accessor runs is not
-    /// affected. It may be called from any thread, and returns at once.
+    /// Ends every coordination of this coordinator still waiting for access, and every one
+    /// it is asked for later: its accessor never runs, and it fails with
+    /// `NSUserCancelledError`, as Apple's. One whose accessor runs is not affected. It may be
+    /// called from any thread, and returns at once.
     public func cancel() {
-        let waiting = state.withLock { Array($0.waiting.values) }
+        let waiting = state.withLock { state in
+            state.cancelled = true
+            return Array(state.waiting.values)
+        }
         for cancellation in waiting { cancellation.cancel() }
     }
 
     // MARK: Coordinating
 
     /// Runs `reader` with `url` once no one is writing it, or sets `outError` and does not.
-    public func coordinate(readingItemAt url: URL, options: ReadingOptions = [], error outError: UnsafeMutablePointer<NSError?>?,
+    public func coordinate(readingItemAt url: URL, options: ReadingOptions = [], error outError: NSErrorPointer,
                            byAccessor reader: (URL) -> Void) {
         let intent = NSFileAccessIntent.readingIntent(with: url, options: options)
         coordinate([intent], error: outError) { reader(intent.url) }
     }
 
     /// Runs `writer` with `url` once no one else is reading or writing it, or sets `outError` and does not.
-    public func coordinate(writingItemAt url: URL, options: WritingOptions = [], error outError: UnsafeMutablePointer<NSError?>?,
+    public func coordinate(writingItemAt url: URL, options: WritingOptions = [], error outError: NSErrorPointer,
                            byAccessor writer: (URL) -> Void) {
         let intent = NSFileAccessIntent.writingIntent(with: url, options: options)
         coordinate([intent], error: outError) { writer(intent.url) }
@@ -180,7 +192,7 @@ public final class NSFileCoordinator {
     /// Runs `readerWriter` once it may read `readingURL` and write `writingURL`, both at once.
     public func coordinate(readingItemAt readingURL: URL, options readingOptions: ReadingOptions = [],
                            writingItemAt writingURL: URL, options writingOptions: WritingOptions = [],
-                           error outError: UnsafeMutablePointer<NSError?>?, byAccessor readerWriter: (URL, URL) -> Void) {
+                           error outError: NSErrorPointer, byAccessor readerWriter: (URL, URL) -> Void) {
         let reading = NSFileAccessIntent.readingIntent(with: readingURL, options: readingOptions)
         let writing = NSFileAccessIntent.writingIntent(with: writingURL, options: writingOptions)
         coordinate([reading, writing], error: outError) { readerWriter(reading.url, writing.url) }
@@ -189,7 +201,7 @@ public final class NSFileCoordinator {
     /// Runs `writer` once it may write both `url1` and `url2`, as a move from one to the other needs.
     public func coordinate(writingItemAt url1: URL, options options1: WritingOptions = [],
                            writingItemAt url2: URL, options options2: WritingOptions = [],
-                           error outError: UnsafeMutablePointer<NSError?>?, byAccessor writer: (URL, URL) -> Void) {
+                           error outError: NSErrorPointer, byAccessor writer: (URL, URL) -> Void) {
         let first = NSFileAccessIntent.writingIntent(with: url1, options: options1)
         let second = NSFileAccessIntent.writingIntent(with: url2, options: options2)
         coordinate([first, second], error: outError) { writer(first.url, second.url) }
@@ -200,7 +212,7 @@ public final class NSFileCoordinator {
     /// completion handler it is given when done, on any thread; the items are held until then.
     public func prepare(forReadingItemsAt readingURLs: [URL], options readingOptions: ReadingOptions = [],
                         writingItemsAt writingURLs: [URL], options writingOptions: WritingOptions = [],
-                        error outError: UnsafeMutablePointer<NSError?>?, byAccessor batchAccessor: (@escaping @Sendable () -> Void) -> Void) {
+                        error outError: NSErrorPointer, byAccessor batchAccessor: (@escaping @Sendable () -> Void) -> Void) {
         let intents = readingURLs.map { NSFileAccessIntent.readingIntent(with: $0, options: readingOptions) }
             + writingURLs.map { NSFileAccessIntent.writingIntent(with: $0, options: writingOptions) }
         guard let access = access(intents, error: outError) else { return }
@@ -228,6 +240,7 @@ public final class NSFileCoordinator {
             var locks = CoordinationLocks(purpose: purpose)
             let round = PresenterRound(intents, excluding: excluded)
             do {
+                if cancellation.isCancelled { throw CoordinationCancelled() }
                 try round.relinquish(cancellation: cancellation)
                 do {
                     try locks.take(claims, cancellation: cancellation)
@@ -285,7 +298,7 @@ public final class NSFileCoordinator {
     /// Takes what `intents` need, runs `body`, and lets go; or sets `outError`. Reads for
     /// uploading get their snapshots first, and when every intent is one, access ends before
     /// `body` runs.
-    private func coordinate(_ intents: [NSFileAccessIntent], error outError: UnsafeMutablePointer<NSError?>?, _ body: () -> Void) {
+    private func coordinate(_ intents: [NSFileAccessIntent], error outError: NSErrorPointer, _ body: () -> Void) {
         guard let access = access(intents, error: outError) else { return }
         let snapshots: [UploadSnapshot]
         do {
@@ -328,7 +341,7 @@ public final class NSFileCoordinator {
 
     /// Takes what `intents` need, adding to what this coordinator holds, and asks their
     /// presenters to make way; or sets `outError` and returns nil.
-    private func access(_ intents: [NSFileAccessIntent], error outError: UnsafeMutablePointer<NSError?>?) -> Access? {
+    private func access(_ intents: [NSFileAccessIntent], error outError: NSErrorPointer) -> Access? {
         let claims = Self.claims(for: intents)
         let cancellation = waitBegins()
         defer { waitEnds(cancellation) }
@@ -336,6 +349,7 @@ public final class NSFileCoordinator {
         var locks = held ?? CoordinationLocks(purpose: purposeIdentifier)
         let round = inBatch ? nil : PresenterRound(intents, excluding: filePresenter)
         do {
+            if cancellation.isCancelled { throw CoordinationCancelled() }
             try round?.relinquish(cancellation: cancellation)
             try locks.take(claims, cancellation: cancellation)
         } catch {
@@ -367,7 +381,11 @@ public final class NSFileCoordinator {
 
     private func waitBegins() -> CoordinationCancellation {
         let cancellation = CoordinationCancellation()
-        state.withLock { $0.waiting[ObjectIdentifier(cancellation)] = cancellation }
+        let cancelled = state.withLock { state in
+            state.waiting[ObjectIdentifier(cancellation)] = cancellation
+            return state.cancelled
+        }
+        if cancelled { cancellation.cancel() }
         return cancellation
     }
 

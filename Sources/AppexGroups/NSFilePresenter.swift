@@ -49,9 +49,11 @@ public protocol NSFilePresenter: NSObjectProtocol {
     func presentedItemDidMove(to newURL: URL)
     /// The item's contents or attributes changed.
     func presentedItemDidChange()
-    /// Ubiquity attributes changed; nothing here is ubiquitous, so this never comes.
+    /// Ubiquity attributes of the item that this presenter observes changed, as a
+    /// coordinator's ``NSFileCoordinator/item(at:didChangeUbiquityAttributes:)`` says, in
+    /// this process or another.
     func presentedItemDidChangeUbiquityAttributes(_ attributes: Set<URLResourceKey>)
-    /// The ubiquity attributes this presenter wants to hear of.
+    /// The ubiquity attributes this presenter wants to hear of; by default, all of them.
     var observedPresentedItemUbiquityAttributes: Set<URLResourceKey> { get }
     /// An item inside the presented folder is about to be deleted.
     func accommodatePresentedSubitemDeletion(at url: URL, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
@@ -89,7 +91,9 @@ extension NSFilePresenter {
     public func presentedItemDidMove(to newURL: URL) {}
     public func presentedItemDidChange() {}
     public func presentedItemDidChangeUbiquityAttributes(_ attributes: Set<URLResourceKey>) {}
-    public var observedPresentedItemUbiquityAttributes: Set<URLResourceKey> { [] }
+    /// Every ubiquity attribute, as Apple's presenter that doesn't implement the property
+    /// observes: a marker that ``UbiquityNews`` reads as all of them.
+    public var observedPresentedItemUbiquityAttributes: Set<URLResourceKey> { [UbiquityNews.everyAttribute] }
     public func presentedSubitemDidAppear(at url: URL) {}
     public func presentedSubitem(at oldURL: URL, didMoveTo newURL: URL) {}
     public func presentedSubitemDidChange(at url: URL) {}

@@ -88,12 +88,16 @@ open class NSFileVersion: NSObject, @unchecked Sendable {
         set {}
     }
 
-    /// Whether the system may remove the version when it needs the space. Setting it on the
-    /// current version is a programming error, as Apple's raises for it.
+    /// Whether the system may remove the version when it needs the space. As Apple's raises,
+    /// it traps when set to `true` on the current version, or back to `false` once `true`.
     open var isDiscardable: Bool {
         get { discardable }
         set {
-            guard let keptID else { preconditionFailure("NSFileVersion: the current version of \(item.path) can't be discardable") }
+            precondition(newValue || !discardable, "NSFileVersion: a version of \(item.path) once discardable can't be made undiscardable")
+            guard let keptID else {
+                precondition(!newValue, "NSFileVersion: the current version of \(item.path) can't be discardable")
+                return
+            }
             guard let store = try? VersionStore.open(item, creating: false) else { return }
             defer { store.close() }
             if (try? store.setDiscardable(keptID, newValue)) != nil { discardable = newValue }

@@ -181,9 +181,9 @@ final class PresenterExchange: @unchecked Sendable {
         }
     }
 
-    /// Sends `news` of a version to every other living process whose presenters present
-    /// its item or a folder that holds it. No one answers.
-    func announce(_ news: PresenterMail.Version) {
+    /// Sends `news` of an item to every other living process whose presenters present it or
+    /// a folder that holds it. No one answers.
+    func announce(_ news: some PresenterMail.News) {
         for (target, presented) in others() where presented?.contains(where: { Self.relate($0, news.path) }) ?? true {
             guard let inbox = try? folder.folder("\(target).inbox") else { continue }
             defer { inbox.close() }
@@ -191,7 +191,7 @@ final class PresenterExchange: @unchecked Sendable {
             addressed.from = token
             // Named to sort in the order sent: news of one version, gained then lost, stays in order.
             addressed.id = String(format: "%020llu-%@", DispatchTime.now().uptimeNanoseconds, token)
-            try? PresenterMail.send(addressed, id: addressed.id, kind: .version, to: inbox)
+            try? PresenterMail.send(addressed, id: addressed.id, kind: type(of: news).kind, to: inbox)
         }
     }
 
@@ -280,12 +280,12 @@ final class PresenterExchange: @unchecked Sendable {
             waiting.answer.withLock { $0 = answer }
             waiting.answered.signal()
         }
-        if names.contains(where: { $0.hasSuffix(".ask") || $0.hasSuffix(".end") || $0.hasSuffix(".version") }) {
+        if names.contains(where: { $0.hasSuffix(".ask") || $0.hasSuffix(".end") || $0.hasSuffix(".version") || $0.hasSuffix(".ubiquity") }) {
             queue.async { [self] in handleMail(in: inbox) }
         }
     }
 
-    /// Handles each ask, end and version news in the inbox, in that order.
+    /// Handles each ask, end, version news and ubiquity news in the inbox, in that order.
     private func handleMail(in inbox: ConfinedFolder) {
         let names = ((try? inbox.entries(limit: Self.maximumEntries)) ?? []).map(\.name)
         for name in names.filter({ $0.hasSuffix(".ask") }).sorted() {
@@ -297,6 +297,10 @@ final class PresenterExchange: @unchecked Sendable {
         for name in names.filter({ $0.hasSuffix(".version") }).sorted() {
             guard let news = PresenterMail.receive(PresenterMail.Version.self, name, from: inbox) else { continue }
             VersionNews.tellHere(news.change, news.version, of: CoordinatedItem(lockFile: lockFile, components: news.path).url)
+        }
+        for name in names.filter({ $0.hasSuffix(".ubiquity") }).sorted() {
+            guard let news = PresenterMail.receive(PresenterMail.Ubiquity.self, name, from: inbox) else { continue }
+            UbiquityNews.tellHere(Set(news.attributes.map(URLResourceKey.init(rawValue:))), of: CoordinatedItem(lockFile: lockFile, components: news.path).url)
         }
     }
 

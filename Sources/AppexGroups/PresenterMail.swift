@@ -51,14 +51,32 @@ enum PresenterMail {
         }
     }
 
+    /// News for the presenters of an item in other processes, which no one answers.
+    protocol News: Codable {
+        var id: String { get set }
+        var from: String { get set }
+        var path: [String] { get }
+        static var kind: Kind { get }
+    }
+
+    /// An item's ubiquity attributes changed (``UbiquityNews``), by their names.
+    struct Ubiquity: News, Equatable {
+        var id: String
+        var from: String
+        var path: [String]
+        var attributes: [String]
+        static var kind: Kind { .ubiquity }
+    }
+
     /// A version of an item was kept or let go (``VersionNews``): news for its presenters,
     /// which no one answers.
-    struct Version: Codable, Equatable {
+    struct Version: News, Equatable {
         var id: String
         var from: String
         var path: [String]
         var change: VersionNews.Change
         var version: VersionStore.Entry
+        static var kind: Kind { .version }
     }
 
     /// The largest message read: 64 KiB.
@@ -71,7 +89,7 @@ enum PresenterMail {
     /// The kinds of file, by the extension of their name: the messages, and a process's
     /// list of the items it presents.
     enum Kind: String, CaseIterable {
-        case ask, answer, end, items, version
+        case ask, answer, end, items, version, ubiquity
     }
 
     /// Writes `message` into `inbox` as `id.kind`: beside it first, then renamed.
@@ -114,6 +132,8 @@ enum PresenterMail {
         case let ask as Ask: return ask.items.count <= maximumItems && ask.items.allSatisfy { isPath($0.path) } && isToken(ask.from)
         case let answer as Answer: return isToken(answer.from) && (answer.error?.utf8.count ?? 0) <= 4096
         case let news as Version: return isToken(news.from) && isPath(news.path) && VersionStore.isValid(news.version)
+        case let news as Ubiquity:
+            return isToken(news.from) && isPath(news.path) && news.attributes.count <= maximumItems && news.attributes.allSatisfy { $0.utf8.count <= 255 }
         case let end as End:
             return isToken(end.from) && end.moves.count <= maximumItems && end.changes.count <= maximumItems
                 && end.moves.allSatisfy { isPath($0.from) && isPath($0.to) } && end.changes.allSatisfy { isPath($0.path) }

@@ -15,9 +15,6 @@ struct UploadSnapshot {
     /// The private folder that holds it, removed with it.
     private let folder: URL
 
-    /// What a folder's zip may hold: what a zip without ZIP64 can.
-    static let zipLimits = FolderCopy.Limits(files: 65_534, depth: 256, bytes: 4 << 30)
-
     /// Makes the snapshot of `item`, or throws ``Failure`` and leaves nothing behind.
     init(of item: URL) throws(Failure) {
         let name = item.lastPathComponent
@@ -42,7 +39,7 @@ struct UploadSnapshot {
                 defer { output.close() }
                 let tree = try ConfinedFolder(item.path)
                 defer { tree.close() }
-                try FolderZip(limits: Self.zipLimits).write(tree, as: name, to: output)
+                try FolderZip(limits: FolderZip.zipLimits).write(tree, as: name, to: output)
             } else if try source.isRegularFile() {
                 url = folder.appendingPathComponent(name)
                 try source.copyContents(toNewFileAt: url.path)

@@ -37,7 +37,20 @@ extension Registry {
     /// and `UTImportedTypeDeclarations`, in JSON, for a process that is to know them (an
     /// extension, through ``AppexCore/UTTypeGraph/process``): `app`'s first, then the others'
     /// in a stable order, up to `limit` bytes of declarations; nil when no app declares a type.
+    /// Kept for the generation it was made at, as the type graph is: appexd asks at each launch.
     public func typeDeclarationsJSON(preferring app: String, limit: Int) throws(RegistryError) -> String? {
+        let generation = try generation()
+        let key = "\(limit) \(app)"
+        if let cached = cache.withLock({ $0.generation == generation ? $0.typeDeclarations[key] : nil }) { return cached }
+        let json = try makeTypeDeclarationsJSON(preferring: app, limit: limit)
+        cache.withLock {
+            if $0.generation != generation { $0 = RegistryCache(generation: generation) }
+            $0.typeDeclarations[key] = .some(json)
+        }
+        return json
+    }
+
+    private func makeTypeDeclarationsJSON(preferring app: String, limit: Int) throws(RegistryError) -> String? {
         let records = try read("read installed type declarations") { db in
             try TypeDeclarationRecord.order(Column("appIdentifier"), Column("id")).fetchAll(db)
         }

@@ -4,6 +4,8 @@ import AppexCore
 struct RegistryCache: Sendable {
     var generation: Int = -1
     var types: UTTypeGraph?
+    /// `Registry.typeDeclarationsJSON`'s answers, by limit and preferred app.
+    var typeDeclarations: [String: String?] = [:]
     var points: [String: PointIndex] = [:]
     /// The system's extension points and those installed apps declare.
     var pointCatalog: ExtensionPointCatalog?

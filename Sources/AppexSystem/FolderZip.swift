@@ -20,6 +20,9 @@ public struct FolderZip: Sendable {
     /// The most an archive may hold; past any of them it stops with an error.
     public var limits: FolderCopy.Limits
 
+    /// What a zip without ZIP64 can hold.
+    public static let zipLimits = FolderCopy.Limits(files: 65_534, depth: 256, bytes: 4 << 30)
+
     public init(limits: FolderCopy.Limits) {
         self.limits = limits
     }

@@ -245,6 +245,24 @@ import Testing
         keeper.end()
     }
 
+    /// As Apple's: once cancelled, a coordinator runs no accessor again, and each later
+    /// coordination fails with `NSUserCancelledError`, in both forms.
+    @Test func aCancelledCoordinatorRefusesEveryLaterCoordination() async throws {
+        let coordinator = NSFileCoordinator()
+        coordinator.cancel()
+        var error: NSError?
+        var ran = false
+        coordinator.coordinate(readingItemAt: file, error: &error) { _ in ran = true }
+        #expect(!ran && error?.code == CocoaError.userCancelled.rawValue, "\(String(describing: error))")
+        let queue = OperationQueue()
+        let asynchronous = await withCheckedContinuation { continuation in
+            coordinator.coordinate(with: [.writingIntent(with: file)], queue: queue) { continuation.resume(returning: $0) }
+        }
+        #expect((asynchronous as? NSError)?.code == CocoaError.userCancelled.rawValue)
+        NSFileCoordinator().coordinate(readingItemAt: file, error: &error) { _ in ran = true }
+        #expect(ran, "another coordinator is not affected")
+    }
+
     // MARK: Failures
 
     @Test func aRootWhoseLockCantBeOpenedIsAnErrorAndTheAccessorDoesNotRun() throws {

@@ -111,7 +111,8 @@ import Testing
 
     /// Any process of the group may write in the exchange's folder. What it plants in this
     /// process's inbox, a message that is not JSON, one too large, one naming `..` or a link,
-    /// is dropped with a line on standard error, and the exchange goes on serving.
+    /// news naming too many attributes, is dropped with a line on standard error, and the
+    /// exchange goes on serving.
     @Test func hostileMessagesInAnInboxAreDroppedAndTheExchangeGoesOn() throws {
         let presenter = presenter(of: file)
         let exchange = container.url.appendingPathComponent(".appex-presenters")
@@ -124,6 +125,13 @@ import Testing
         try Data(#"{"id":"c","from":"\#(from)","items":[{"path":["..","etc","passwd"],"writing":true,"options":1}]}"#.utf8)
             .write(to: inboxURL.appendingPathComponent("c.ask"))
         try FileManager.default.createSymbolicLink(atPath: inboxURL.appendingPathComponent("d.ask").path, withDestinationPath: file.path)
+        // News of ubiquity attributes for `..`, and with more attributes than a message holds.
+        try Data(#"{"id":"e","from":"\#(from)","path":["..","notes.txt"],"attributes":["NSURLIsUbiquitousItemKey"]}"#.utf8)
+            .write(to: inboxURL.appendingPathComponent("e.ubiquity"))
+        let many = (0..<65).map { "\"NSURLUbiquitousItemKey\($0)\"" }.joined(separator: ",")
+        try Data(#"{"id":"f","from":"\#(from)","path":["notes.txt"],"attributes":[\#(many)]}"#.utf8)
+            .write(to: inboxURL.appendingPathComponent("f.ubiquity"))
+        presenter.observed.withLock { $0 = Set([.isUbiquitousItemKey] + (0..<65).map { URLResourceKey(rawValue: "NSURLUbiquitousItemKey\($0)") }) }
         let writer = try GroupsHelper(["coordinated-write", file.path, "still served"])
         #expect(writer.nextLine() == "written")
         #expect(writer.finish() == .exited(0))
@@ -164,5 +172,21 @@ import Testing
         let io = try String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8)
         let line = try #require(io.split(separator: "\n").first { $0.hasPrefix("rchar:") })
         return try #require(Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// `item(at:didChangeUbiquityAttributes:)` reaches the item's presenters here and in the
+    /// container's other processes, each with the attributes it observes: all of them for a
+    /// presenter that leaves the property as it is, as Apple's.
+    @Test func ubiquityAttributesReachThePresentersThatObserveThemHereAndInAnotherProcess() throws {
+        let helper = try GroupsHelper(["present", file.path, "answer"])
+        #expect(helper.nextLine() == "presenting")
+        let here = presenters.presenter(of: file)
+        here.observed.withLock { $0 = [.ubiquitousItemIsDownloadingKey] }
+        let deaf = presenters.presenter(of: file)
+        NSFileCoordinator().item(at: file, didChangeUbiquityAttributes: [.ubiquitousItemIsDownloadingKey, .ubiquitousItemIsUploadedKey])
+        #expect(here.messages(count: 1) == ["ubiquity NSURLUbiquitousItemIsDownloadingKey"])
+        #expect(helper.nextLine() == "ubiquity NSURLUbiquitousItemIsDownloadingKey NSURLUbiquitousItemIsUploadedKey")
+        deaf.settle()
+        #expect(deaf.messages.isEmpty, "it observes none")
     }
 }

@@ -75,6 +75,29 @@ import Testing
         #expect(NSFileVersion.otherVersionsOfItem(at: file)?.isEmpty == true)
     }
 
+    /// As Apple raises: a version once discardable stays so, and the current version never is.
+    @Test func discardabilityChangesOnlyAsAppleAllows() async throws {
+        try #require(NSFileVersion.currentVersionOfItem(at: file)).isDiscardable = false
+        let kept = try keep("kept")
+        kept.isDiscardable = true
+        kept.isDiscardable = true
+        #expect(NSFileVersion.otherVersionsOfItem(at: file)?.first?.isDiscardable == true)
+        await #expect(processExitsWith: .failure) {
+            NSFileVersion.currentVersionOfItem(at: URL(fileURLWithPath: "/etc/hostname"))?.isDiscardable = true
+        }
+        await #expect(processExitsWith: .failure) {
+            let container = try TemporaryDirectory()
+            try AppexHome.prepareContainer(at: container.url)
+            let item = container.url.appendingPathComponent("item.txt")
+            try Data("now".utf8).write(to: item)
+            let contents = container.url.appendingPathComponent("then.txt")
+            try Data("then".utf8).write(to: contents)
+            let version = try NSFileVersion.addOfItem(at: item, withContentsOf: contents)
+            version.isDiscardable = true
+            version.isDiscardable = false
+        }
+    }
+
     @Test func presentersOfTheItemAndOfItsFolderHearOfEachVersion() throws {
         let item = presenters.presenter(of: file)
         let holder = presenters.presenter(of: folder)

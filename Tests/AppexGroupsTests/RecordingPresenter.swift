@@ -16,6 +16,8 @@ final class RecordingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
 
     /// The error `savePresentedItemChanges` answers with, if any.
     let saveError = Locked<(any Error)?>(nil)
+    /// The ubiquity attributes it observes.
+    let observed = Locked<Set<URLResourceKey>>([])
     /// Whether `relinquishPresentedItem(toWriter:)` waits for ``answerHeldWriter()``.
     let holdsWriter = Locked(false)
     private let heldWriter = Locked<(@Sendable ((@Sendable () -> Void)?) -> Void)?>(nil)
@@ -107,6 +109,12 @@ final class RecordingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
 
     func presentedItemDidGain(_ version: NSFileVersion) {
         record("gained \(version.localizedName ?? "")")
+    }
+
+    var observedPresentedItemUbiquityAttributes: Set<URLResourceKey> { observed.withLock { $0 } }
+
+    func presentedItemDidChangeUbiquityAttributes(_ attributes: Set<URLResourceKey>) {
+        record("ubiquity \(attributes.map(\.rawValue).sorted().joined(separator: " "))")
     }
 
     func presentedItemDidLose(_ version: NSFileVersion) {

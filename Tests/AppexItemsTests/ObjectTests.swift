@@ -30,6 +30,22 @@ final class ContactCard: NSObject, NSItemProviderWriting, NSItemProviderReading 
     }
 }
 
+/// A note whose class keeps its own format in the process, as Apple's type-level
+/// `itemProviderVisibilityForRepresentation(withTypeIdentifier:)` says.
+final class PrivateNote: NSObject, NSItemProviderWriting {
+    static var writableTypeIdentifiersForItemProvider: [String] { ["com.example.private-note", "public.utf8-plain-text"] }
+
+    static func itemProviderVisibilityForRepresentation(withTypeIdentifier typeIdentifier: String) -> NSItemProviderRepresentationVisibility {
+        typeIdentifier == "com.example.private-note" ? .ownProcess : .all
+    }
+
+    func loadData(withTypeIdentifier typeIdentifier: String,
+                  forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress? {
+        completionHandler(Data("note".utf8), nil)
+        return nil
+    }
+}
+
 /// `init(object:)`, `registerObject` and `loadObject(ofClass:)`, written as extension code
 /// for Apple's platforms writes them.
 @Suite struct ObjectTests {
@@ -85,6 +101,17 @@ final class ContactCard: NSObject, NSItemProviderWriting, NSItemProviderReading 
         }
         #expect(name == "Ada")
         #expect(try await load(String.self, from: provider).get() == "Ada", "the plain text it writes reads as a String")
+    }
+
+    @Test func theClassesOwnVisibilityKeepsARepresentationInTheProcess() {
+        let object = NSItemProvider(object: PrivateNote())
+        #expect(object.representations(crossingProcess: true).map(\.typeIdentifier) == ["public.utf8-plain-text"])
+        let byClass = NSItemProvider()
+        byClass.registerObject(ofClass: PrivateNote.self, visibility: .all) { completion in
+            completion(PrivateNote(), nil)
+            return nil
+        }
+        #expect(byClass.representations().map(\.visibility) == [.ownProcess, .all])
     }
 
     @Test func anObjectRegisteredByClassIsMadeOnDemandForEachLoad() async throws {

@@ -19,3 +19,9 @@ public let NSExtensionJavaScriptPreprocessingResultsKey = "NSExtensionJavaScript
 /// The key, in the property-list item an Action extension returns to a web page, of the
 /// arguments for the preprocessing JavaScript's finalize function.
 public let NSExtensionJavaScriptFinalizeArgumentKey = "NSExtensionJavaScriptFinalizeArgumentKey"
+
+/// Apple's key, in the `userInfo` of the error an extension cancels a request with, for the
+/// items it had and what went wrong with each. Appex passes an error's domain, code,
+/// description and recovery suggestion to the host, not its `userInfo`, so a value under
+/// this key stays in the extension; the key is here so code that names it compiles.
+public let NSExtensionItemsAndErrorsKey = "NSExtensionItemsAndErrorsKey"

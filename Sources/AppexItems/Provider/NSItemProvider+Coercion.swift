@@ -79,6 +79,8 @@ extension NSItemProvider.Representation.Payload {
                 defer { descriptor.close() }
                 return try descriptor.untrustedContents()
             }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return try zipped(url, in: context.temporaryDirectory) }
             if let mapped = try? Data(contentsOf: url, options: .alwaysMapped) { return mapped }
             return try Data(contentsOf: url)
         } catch {
@@ -88,6 +90,21 @@ extension NSItemProvider.Representation.Payload {
                     + " check that it exists, is a regular file and is readable",
                 underlying: error)
         }
+    }
+}
+
+extension NSItemProvider.Representation.Payload {
+    /// A folder as data, as Apple's gives one: a zip archive of it (``AppexSystem/FolderZip``),
+    /// written to a file that is mapped and removed, so the archive is not held twice.
+    fileprivate static func zipped(_ folder: URL, in temporaryDirectory: URL) throws -> Data {
+        let archive = temporaryDirectory.appendingPathComponent("appex-folder-\(UUID().uuidString).zip")
+        defer { unlink(archive.path) }
+        let output = try FileDescriptor.open(archive.path, flags: O_WRONLY | O_CREAT | O_EXCL)
+        defer { output.close() }
+        let tree = try ConfinedFolder(trusted: folder.path)
+        defer { tree.close() }
+        try FolderZip(limits: FolderZip.zipLimits).write(tree, as: folder.lastPathComponent, to: output)
+        return try Data(contentsOf: archive, options: .alwaysMapped)
     }
 }
 

@@ -50,16 +50,17 @@ extension NSItemProvider {
         registerValue(object, forTypeIdentifiers: [UTType.data.identifier])
     }
 
-    /// A provider of a file's contents, as Apple's `init?(contentsOf:)`; `nil` when there is
-    /// no file at `fileURL` or it is not a file URL.
+    /// A provider of a file's contents, as Apple's `init?(contentsOf:)`; `nil` when `fileURL`
+    /// is nil, is not a file URL, or names no file. It takes `URL!`, as Apple's does, so an
+    /// optional URL may be given.
     ///
     /// The type comes from the filename extension, and is `public.data` when the extension
     /// names no declared type (`public.folder` for a folder). ``suggestedName`` is set to
     /// the file's name without its extension, which Apple's leaves unset. The file is read
     /// when a consumer loads it, not now.
-    public convenience init?(contentsOf fileURL: URL) {
+    public convenience init?(contentsOf fileURL: URL!) {
         var isDirectory: ObjCBool = false
-        guard fileURL.isFileURL, FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isDirectory) else { return nil }
+        guard let fileURL, fileURL.isFileURL, FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isDirectory) else { return nil }
         self.init(contentsOf: fileURL, contentType: Self.contentType(of: fileURL, isDirectory: isDirectory.boolValue))
     }
 

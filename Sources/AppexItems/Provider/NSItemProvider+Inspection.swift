@@ -7,7 +7,7 @@ extension NSItemProvider {
     /// The type identifiers that can be loaded as files with `fileOptions`: all of them for
     /// no options, and only the file representations registered with
     /// ``NSItemProviderFileOptions/openInPlace`` for that option.
-    public func registeredTypeIdentifiers(fileOptions: NSItemProviderFileOptions) -> [String] {
+    public func registeredTypeIdentifiers(fileOptions: NSItemProviderFileOptions = []) -> [String] {
         representations().filter { $0.offers(fileOptions) }.map(\.typeIdentifier)
     }
 

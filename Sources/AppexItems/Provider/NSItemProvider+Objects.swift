@@ -40,11 +40,14 @@ extension NSItemProvider {
     /// Registers `aClass`'s writable types, each made on demand by `loadHandler`, which gives
     /// an instance, then written as that type's data: Apple's
     /// `registerObject(ofClass:visibility:loadHandler:)`. A type already registered keeps
-    /// its representation. The handler runs on a background queue, once per load.
+    /// its representation, and the more private of `visibility` and the class's own for the
+    /// type applies. The handler runs on a background queue, once per load.
     public func registerObject(ofClass aClass: any NSItemProviderWriting.Type, visibility: NSItemProviderRepresentationVisibility,
                                loadHandler: @escaping @Sendable (@escaping @Sendable ((any NSItemProviderWriting)?, (any Error)?) -> Void) -> Progress?) {
         for typeIdentifier in unregistered(aClass.writableTypeIdentifiersForItemProvider) {
-            registerDataRepresentation(forTypeIdentifier: typeIdentifier, visibility: visibility) { completion in
+            let own = aClass.itemProviderVisibilityForRepresentation(withTypeIdentifier: typeIdentifier)
+            let narrower = own.rawValue > visibility.rawValue ? own : visibility
+            registerDataRepresentation(forTypeIdentifier: typeIdentifier, visibility: narrower) { completion in
                 loadHandler { object, error in
                     guard let object else { return completion(nil, error) }
                     _ = object.loadData(withTypeIdentifier: typeIdentifier, forItemProviderCompletionHandler: completion)

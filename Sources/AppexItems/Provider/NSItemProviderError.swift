@@ -4,25 +4,18 @@ extension NSItemProvider {
     /// The error domain of ``NSItemProviderError``, as Apple's `NSItemProvider.errorDomain`.
     public static let errorDomain = "NSItemProviderErrorDomain"
 
-    /// The codes of ``NSItemProviderError``, with Apple's names and values.
-    ///
-    /// A struct rather than an enum, so codes can be added without breaking a `switch`.
-    public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        public let rawValue: Int
-
-        public init(rawValue: Int) {
-            self.rawValue = rawValue
-        }
-
+    /// The codes of ``NSItemProviderError``, with Apple's names and values: an enum, as
+    /// Apple's is, so a `switch` over its four cases needs no `default`.
+    public enum ErrorCode: Int, Sendable, Hashable, CustomStringConvertible {
         /// Something went wrong that no other code describes. (-1)
-        public static let unknownError = ErrorCode(rawValue: -1)
+        case unknownError = -1
         /// No representation conforms to the requested type, or its handler gave nothing. (-1000)
-        public static let itemUnavailableError = ErrorCode(rawValue: -1000)
+        case itemUnavailableError = -1000
         /// A handler gave a value of the wrong kind, such as a web URL for a file. (-1100)
-        public static let unexpectedValueClassError = ErrorCode(rawValue: -1100)
+        case unexpectedValueClassError = -1100
         /// The representation could not be turned into what was asked for, such as a file
         /// that could not be read into data. (-1200)
-        public static let unavailableCoercionError = ErrorCode(rawValue: -1200)
+        case unavailableCoercionError = -1200
 
         public var description: String {
             switch self {
@@ -30,7 +23,6 @@ extension NSItemProvider {
             case .itemUnavailableError: "itemUnavailableError"
             case .unexpectedValueClassError: "unexpectedValueClassError"
             case .unavailableCoercionError: "unavailableCoercionError"
-            default: "code \(rawValue)"
             }
         }
     }

@@ -14,7 +14,11 @@ public protocol NSItemProviderWriting: NSObjectProtocol {
     /// The types this instance can give; by default, the class's.
     var writableTypeIdentifiersForItemProvider: [String] { get }
 
-    /// Who may load the representation of `typeIdentifier`; by default, everyone.
+    /// Who may load the representation of `typeIdentifier` of any instance; by default, everyone.
+    static func itemProviderVisibilityForRepresentation(withTypeIdentifier typeIdentifier: String) -> NSItemProviderRepresentationVisibility
+
+    /// Who may load the representation of `typeIdentifier` of this instance; by default, the
+    /// class's answer.
     func itemProviderVisibilityForRepresentation(withTypeIdentifier typeIdentifier: String) -> NSItemProviderRepresentationVisibility
 
     /// Gives the data of `typeIdentifier`, one of the writable types, to `completionHandler`
@@ -26,7 +30,11 @@ public protocol NSItemProviderWriting: NSObjectProtocol {
 extension NSItemProviderWriting {
     public var writableTypeIdentifiersForItemProvider: [String] { Self.writableTypeIdentifiersForItemProvider }
 
-    public func itemProviderVisibilityForRepresentation(withTypeIdentifier typeIdentifier: String) -> NSItemProviderRepresentationVisibility { .all }
+    public static func itemProviderVisibilityForRepresentation(withTypeIdentifier typeIdentifier: String) -> NSItemProviderRepresentationVisibility { .all }
+
+    public func itemProviderVisibilityForRepresentation(withTypeIdentifier typeIdentifier: String) -> NSItemProviderRepresentationVisibility {
+        Self.itemProviderVisibilityForRepresentation(withTypeIdentifier: typeIdentifier)
+    }
 }
 
 extension NSString: NSItemProviderWriting {

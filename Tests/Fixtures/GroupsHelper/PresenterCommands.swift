@@ -53,6 +53,11 @@ final class PrintingPresenter: NSObject, NSFilePresenter, @unchecked Sendable {
         say("changed")
     }
 
+    // It observes every ubiquity attribute: it leaves `observedPresentedItemUbiquityAttributes` as it is.
+    func presentedItemDidChangeUbiquityAttributes(_ attributes: Set<URLResourceKey>) {
+        say("ubiquity \(attributes.map(\.rawValue).sorted().joined(separator: " "))")
+    }
+
     func presentedSubitemDidAppear(at url: URL) {
         say("\(url.lastPathComponent) appeared")
     }
