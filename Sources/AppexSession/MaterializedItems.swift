@@ -31,7 +31,13 @@ public enum MaterializedItems {
                         typeIdentifier: representation.typeIdentifier, kind: representation.kind.wireKind,
                         opensInPlace: representation.fileOptions.contains(.openInPlace), payload: payload))
                 }
-                attachments.append(WireAttachment(providerID: nextID, suggestedName: provider.suggestedName, representations: representations))
+                var preview: WireRepresentation?
+                if let representation = provider.previewRepresentation(as: WireRepresentation.previewTypeIdentifier) {
+                    let (payload, filled) = try await encode(representation, into: slots)
+                    slots = filled
+                    preview = WireRepresentation(typeIdentifier: representation.typeIdentifier, kind: .item, payload: payload)
+                }
+                attachments.append(WireAttachment(providerID: nextID, suggestedName: provider.suggestedName, representations: representations, preview: preview))
                 nextID += 1
             }
             wire.append(ItemFields.wireItem(item, attachments: attachments))

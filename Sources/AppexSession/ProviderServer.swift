@@ -7,7 +7,8 @@ import Synchronization
 
 /// The host's side of lazy loading: describes its items' providers to the extension, and
 /// serves each ``LoadRequest`` by running the provider's handler for the type asked for,
-/// and only then.
+/// and only then; the type ``AppexWire/WireRepresentation/previewTypeIdentifier`` runs its
+/// `previewImageHandler`.
 ///
 /// Providers are kept by request, so a request's providers are released when it ends.
 /// Representations that a provider registered with ``NSItemProviderRepresentationVisibility/ownProcess``
@@ -32,7 +33,8 @@ public final class ProviderServer: Sendable {
                 let representations = provider.representations(crossingProcess: true).map {
                     WireRepresentation(typeIdentifier: $0.typeIdentifier, kind: $0.kind.wireKind, opensInPlace: $0.fileOptions.contains(.openInPlace))
                 }
-                return WireAttachment(providerID: id, suggestedName: provider.suggestedName, representations: representations)
+                let preview = provider.previewImageHandler.map { _ in WireRepresentation(typeIdentifier: WireRepresentation.previewTypeIdentifier, kind: .item) }
+                return WireAttachment(providerID: id, suggestedName: provider.suggestedName, representations: representations, preview: preview)
             }
             return ItemFields.wireItem(item, attachments: attachments)
         }
@@ -46,7 +48,9 @@ public final class ProviderServer: Sendable {
             reply(Self.failure(load, "attachment \(load.providerID) is not part of request \(load.requestID)"), [])
             return
         }
-        guard let representation = entry.provider.representations(crossingProcess: true).first(where: {
+        let preview = load.typeIdentifier == WireRepresentation.previewTypeIdentifier
+            ? entry.provider.previewRepresentation(as: load.typeIdentifier) : nil
+        guard let representation = preview ?? entry.provider.representations(crossingProcess: true).first(where: {
             $0.typeIdentifier.caseInsensitiveCompare(load.typeIdentifier) == .orderedSame
         }) else {
             let offered = entry.provider.representations(crossingProcess: true).map(\.typeIdentifier)

@@ -13,7 +13,7 @@ public enum ReceivedItems {
         try wire.map { item throws(ErrorInfo) in
             let providers = try item.attachments.map { attachment throws(ErrorInfo) in
                 var payloads: [String: ReceivedPayload] = [:]
-                for representation in attachment.representations {
+                for representation in attachment.representations + (attachment.preview.map { [$0] } ?? []) {
                     guard let payload = representation.payload else {
                         throw AppexErrorDomain.runtimeError(
                             7, "a returned attachment's \(representation.typeIdentifier) representation came without its content")

@@ -8,6 +8,7 @@ import Foundation
 /// handler that asks `fetch` for the payload when, and only when, someone loads it. The
 /// provider's own rules then apply unchanged: asking for `public.image` loads the
 /// `public.jpeg` representation, and any representation loads as data, a file or an item.
+/// A described preview image becomes its `previewImageHandler`, fetched the same way.
 public enum RemoteProvider {
     /// Fetches the payload of one representation, and calls its completion once.
     public typealias Fetch = @Sendable (
@@ -48,6 +49,17 @@ public enum RemoteProvider {
                 provider.registerValue(forTypeIdentifier: type) { completion in
                     fetch(representation) { result in
                         do { completion(try result.get().item(typeIdentifier: type, suggestedName: name), nil) } catch { completion(nil, error) }
+                    }
+                }
+            }
+        }
+        if let preview = attachment.preview {
+            provider.previewImageHandler = { completion, _, _ in
+                fetch(preview) { result in
+                    do {
+                        completion?(try result.get().item(typeIdentifier: preview.typeIdentifier, suggestedName: name).itemValue.secureCodingObject, nil)
+                    } catch {
+                        completion?(nil, error)
                     }
                 }
             }

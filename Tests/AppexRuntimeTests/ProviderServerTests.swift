@@ -136,6 +136,28 @@ import Testing
         let (result, _) = try await serve(load("public.data", from: attachment))
         #expect(result.payload == .error(ErrorInfo(domain: "com.example.disk", code: 28, message: "disk full")))
     }
+    @Test func aPreviewImageIsDescribedAndServedWhenAskedFor() async throws {
+        let previewed = provider()
+        let made = Counter()
+        previewed.previewImageHandler = { completion, _, _ in
+            made.increment()
+            completion?(Data("thumbnail".utf8) as NSData, nil)
+        }
+        let item = NSExtensionItem()
+        item.attachments = [previewed, provider()]
+        let attachments = try #require(server.describe([item], for: request).first?.attachments)
+        #expect(attachments.map(\.preview?.typeIdentifier) == [WireRepresentation.previewTypeIdentifier, nil])
+        #expect(made.value == 0, "described, not made")
+        let load = LoadRequest(loadID: 1, requestID: request, providerID: attachments[0].providerID,
+                               typeIdentifier: WireRepresentation.previewTypeIdentifier, kind: .item)
+        let (result, _) = try await serve(load)
+        guard case .data(let bytes) = result.payload else { Issue.record("\(result.payload)"); return }
+        #expect(bytes == Data("thumbnail".utf8) && made.value == 1)
+        var withoutPreview = load
+        withoutPreview.providerID = attachments[1].providerID
+        let refused = try await refusal(withoutPreview)
+        #expect(refused?.code == NSItemProvider.ErrorCode.itemUnavailableError.rawValue)
+    }
 }
 
 /// What another process names its attachment is a name a host may save under, never a path:
@@ -148,4 +170,5 @@ import Testing
         let provider = RemoteProvider.make(WireAttachment(providerID: 1, suggestedName: sent, representations: [])) { _, _ in }
         #expect(provider.suggestedName == kept)
     }
+
 }

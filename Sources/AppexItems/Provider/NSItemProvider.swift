@@ -72,6 +72,7 @@ public final class NSItemProvider: Sendable {
         var suggestedName: String?
         /// Where temporary copies go; `nil` for the system's temporary directory.
         var temporaryDirectory: URL?
+        var previewImageHandler: LoadHandler?
     }
 
     let state = Locked(State())

@@ -42,17 +42,22 @@ public struct WireAttachment: ProtoMessage, Hashable {
     public var providerID: UInt64
     public var suggestedName: String?
     public var representations: [WireRepresentation]
+    /// The provider's preview image, if it has a `previewImageHandler`: an item loaded under
+    /// ``WireRepresentation/previewTypeIdentifier``, with its payload in returned items.
+    public var preview: WireRepresentation?
 
-    public init(providerID: UInt64, suggestedName: String? = nil, representations: [WireRepresentation]) {
+    public init(providerID: UInt64, suggestedName: String? = nil, representations: [WireRepresentation], preview: WireRepresentation? = nil) {
         self.providerID = providerID
         self.suggestedName = suggestedName
         self.representations = representations
+        self.preview = preview
     }
 
     public func encode(to writer: inout ProtoWriter) {
         writer.uint(1, providerID)
         writer.string(2, suggestedName)
         writer.messages(3, representations)
+        writer.message(4, preview)
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -62,6 +67,7 @@ public struct WireAttachment: ProtoMessage, Hashable {
             case 1: providerID = try reader.uint(field)
             case 2: suggestedName = try reader.string(field)
             case 3: representations.append(try reader.message(field))
+            case 4: preview = try reader.message(field)
             default: try reader.skip(field)
             }
         }
@@ -80,6 +86,10 @@ public struct WireRepresentation: ProtoMessage, Hashable {
     public var kind: Kind
     public var opensInPlace: Bool
     public var payload: Payload?
+
+    /// The type a provider's preview image is loaded as, in a ``LoadRequest``: no type a
+    /// provider registers, so a load of it runs the `previewImageHandler`.
+    public static let previewTypeIdentifier = "org.appex.item-provider.preview-image"
 
     public init(typeIdentifier: String, kind: Kind, opensInPlace: Bool = false, payload: Payload? = nil) {
         self.typeIdentifier = typeIdentifier

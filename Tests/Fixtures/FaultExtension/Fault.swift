@@ -65,7 +65,9 @@ enum Fault: String {
     /// why), and `raw MESSAGE` (write a message straight onto the channel to appexd, past
     /// the runtime, whose answer, if any, the runtime ignores: "sent"; MESSAGE is
     /// `openURL REQUEST URL` or `pickFiles REQUEST`, naming a request's UUID or `self`,
-    /// or `beginRequest`, which that channel never carries).
+    /// or `beginRequest`, which that channel never carries), and `preview` (load the preview
+    /// image of the host's attachment: "preview TEXT"; the answer's attachment then has a
+    /// preview of its own, "the extension's preview").
     case attempts
     /// A Share extension's background upload: PUTs the file of its first item's attachment
     /// to the URL on the first line of the item's text, in background session

@@ -134,12 +134,19 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
                     case "pick": await FaultHandler.pick(line, in: context)
                     case "openURL": await FaultHandler.openURL(line, in: context)
                     case "raw": FaultHandler.sendRaw(line, in: context)
+                    case "preview": await FaultHandler.preview(of: provider)
                     default: FaultHandler.attempt(line)
                     }
                     results.append(result)
                 }
                 let item = NSExtensionItem()
                 item.attributedContentText = NSAttributedString(string: results.joined(separator: "\n"))
+                if results.contains(where: { $0.hasPrefix("preview ") }) {
+                    // The answer's own attachment has a preview too, for the host to load.
+                    let answer = NSItemProvider(object: "answered" as NSString)
+                    answer.previewImageHandler = { completion, _, _ in completion?(Data("the extension's preview".utf8) as NSData, nil) }
+                    item.attachments = [answer]
+                }
                 await context.completeRequest(returningItems: [item])
             }
         }
@@ -242,6 +249,19 @@ final class FaultHandler: NSObject, NSExtensionRequestHandling {
             return "unknown attempt \(line)"
         }
         return result >= 0 ? "allowed" : "refused: \(String(cString: strerror(errno)))"
+    }
+
+    /// Tries `preview` of ``Fault/attempts``: loads the preview image of the host's attachment,
+    /// as data: "preview TEXT", or "refused: " and why.
+    private static func preview(of provider: NSItemProvider) async -> String {
+        await withCheckedContinuation { continuation in
+            provider.loadPreviewImage(options: [NSItemProviderPreferredImageSizeKey: "ignored"]) { image, error in
+                guard let data = (image as? NSData).map({ $0 as Data }) else {
+                    return continuation.resume(returning: "refused: \(error?.localizedDescription ?? "not data: \(String(describing: image))")")
+                }
+                continuation.resume(returning: "preview \(String(decoding: data, as: UTF8.self))")
+            }
+        }
     }
 
     /// Tries `pick TYPE PATH` of ``Fault/attempts``.
