@@ -178,6 +178,16 @@ import Testing
         #expect(third, "once the first process is gone, another may attach")
     }
 
+    /// As Apple's raises for them: the task completes with why, and nothing is sent. (Run by
+    /// an installed app: a background session in the test's own process would start appexd in
+    /// the user's own home.)
+    @Test func aBackgroundSessionTakesNoDataTaskAndNoCompletionHandler() async throws {
+        let app = try installApp()
+        let run = try await run(app, ["transfer-data", Self.session, Self.group, server.url("/bytes/10").absoluteString])
+        #expect(run.standardOutput.contains("takes no data task and no completion handler"), "\(run.standardOutput)\(run.standardError)")
+        #expect(server.seen("/bytes/10").isEmpty, "nothing was sent")
+    }
+
     @Test func aSessionNamingAGroupTheAppIsNotEntitledToIsRefused() async throws {
         let app = try installApp()
         let run = try await run(app, ["transfer-attach", Self.session, "group.com.example.other"])

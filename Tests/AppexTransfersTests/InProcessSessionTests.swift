@@ -92,15 +92,6 @@ import Testing
         #expect(cancelled?.code == .cancelled)
         server.release("/bytes/1000000")
     }
-
-    @Test func aBackgroundSessionTakesNoDataTaskAndNoCompletionHandler() async throws {
-        let configuration = URLSessionConfiguration.background(withIdentifier: "com.example.no-data")
-        configuration.sharedContainerIdentifier = "group.com.example"
-        let session = URLSession(configuration: configuration)
-        let error = await #expect(throws: URLError.self) { _ = try await session.data(from: self.server.url("/bytes/10")) }
-        #expect(error?.localizedDescription.contains("takes no data task and no completion handler") == true, "\(String(describing: error))")
-        #expect(server.seen("/bytes/10").isEmpty, "nothing was sent")
-    }
 }
 
 /// A delegate that records what it hears, by task.

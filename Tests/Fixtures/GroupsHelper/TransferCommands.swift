@@ -208,6 +208,19 @@ func transferResume(_ identifier: String, _ group: String, _ file: String) {
     finish(session, delegate)
 }
 
+/// `transfer-data SESSION GROUP URL`: asks the background session for a data task with a
+/// completion handler, which Apple's raises for; prints "refused DOMAIN CODE: …".
+func transferData(_ identifier: String, _ group: String, _ url: String) {
+    let (session, _) = backgroundSession(identifier, group)
+    guard let target = URL(string: url) else { exit(64) }
+    let done = DispatchSemaphore(value: 0)
+    session.dataTask(with: target) { _, _, error in
+        say(error.map { "refused \(PrintingDelegate.describe($0))" } ?? "got an answer")
+        done.signal()
+    }.resume()
+    done.wait()
+}
+
 /// `in-process-get URL`: gets URL with `URLSession.shared`, as Apple's code does, in a program
 /// that doesn't link AppexNetworking; prints "got N bytes", or "refused DOMAIN CODE: …" and
 /// the recovery suggestion.

@@ -38,6 +38,8 @@
 //                                         `cancel-resumable` waits for its first bytes, and cancels it with
 //                                         cancel(byProducingResumeData:), printing "resume data" or "no resume data";
 //                                         resume data, given or in an error, goes to HELPER_RESUME_DATA
+//   transfer-data SESSION GROUP URL       asks the background session for a data task with a completion
+//                                         handler, and prints "refused DOMAIN CODE: …" (TransferCommands.swift)
 //   in-process-get URL                    gets URL with URLSession.shared, which this program can't without
 //                                         AppexNetworking: prints "got N bytes" or "refused DOMAIN CODE: …"
 //   transfer-resume SESSION GROUP FILE    makes and resumes a download from the resume data in FILE, and prints
@@ -190,6 +192,8 @@ case ("transfer-upload", 5), ("transfer-upload", 6):
     transferTask("upload", arguments[1], arguments[2], arguments[3], file: arguments[4], then: arguments.count == 6 ? arguments[5] : nil)
 case ("transfer-download", 4), ("transfer-download", 5):
     transferTask("download", arguments[1], arguments[2], arguments[3], file: nil, then: arguments.count == 5 ? arguments[4] : nil)
+case ("transfer-data", 4):
+    transferData(arguments[1], arguments[2], arguments[3])
 case ("in-process-get", 2):
     inProcessGet(arguments[1])
 case ("transfer-resume", 4):
