@@ -101,6 +101,13 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
             .product(name: "appex-transfers", package: appex),
         ] + runtimeExecutables
     ),
+    (
+        "InProcessDownloads",
+        [
+            .product(name: "AppexTransfers", package: appex), .product(name: "AppexNetworking", package: appex),
+            .product(name: "AppexTestServer", package: appex),
+        ]
+    ),
     ("Groups", [.product(name: "AppexGroups", package: appex), .product(name: "AppexTesting", package: appex), "BenchGroupsEcho"]),
     (
         "Install",
