@@ -32,16 +32,14 @@ final class AnswerGate: Sendable {
     private let deliver: @Sendable (Data) -> Void
     private let finish: @Sendable ((any Error)?) -> Void
     private let cancel: @Sendable () -> Void
-    private let heldLimit: Int
 
     /// How much of the body is held, at most, while the delegate decides: 8 MiB.
     static let heldLimit = 8 << 20
 
     /// A gate that gives the body to `deliver` and the task's end to `finish`, while it is
     /// open, and calls `cancel` to stop the transport's task when it holds too much.
-    init(heldLimit: Int = AnswerGate.heldLimit, deliver: @escaping @Sendable (Data) -> Void,
-         finish: @escaping @Sendable ((any Error)?) -> Void, cancel: @escaping @Sendable () -> Void) {
-        self.heldLimit = heldLimit
+    init(deliver: @escaping @Sendable (Data) -> Void, finish: @escaping @Sendable ((any Error)?) -> Void,
+         cancel: @escaping @Sendable () -> Void) {
         self.deliver = deliver
         self.finish = finish
         self.cancel = cancel
@@ -58,9 +56,9 @@ final class AnswerGate: Sendable {
             switch phase {
             case .open: deliver(data)
             case .deciding(var held, let count, let ended):
-                guard count + data.count <= heldLimit else {
+                guard count + data.count <= Self.heldLimit else {
                     phase = .refused(URLError(.dataLengthExceedsMaximum, userInfo: [
-                        NSLocalizedDescriptionKey: "the delegate had not answered the response (urlSession(_:dataTask:didReceive:completionHandler:)) when more than \(heldLimit >> 20) MiB of its body had come, which an in-process session holds at most",
+                        NSLocalizedDescriptionKey: "the delegate had not answered the response (urlSession(_:dataTask:didReceive:completionHandler:)) when more than \(Self.heldLimit >> 20) MiB of its body had come, which an in-process session holds at most",
                         NSLocalizedRecoverySuggestionErrorKey: "Call the completion handler when the response comes; decide on the headers, not the body.",
                     ]))
                     return true

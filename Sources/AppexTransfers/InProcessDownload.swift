@@ -60,6 +60,8 @@ final class InProcessDownload: Sendable {
                 }
             } catch {
                 writing.failure = error
+                // A new file that could be made but not opened goes; a partial file stays.
+                if resuming == nil { try? FileManager.default.removeItem(at: file) }
             }
             return writing.failure
         }
