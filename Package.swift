@@ -9,10 +9,10 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The sample apps: each executable is a real program that `appex bundle` puts into a bundle.
-let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "photos", "PhotosShare", "texttools", "WordCount", "Checksum", "monitor", "MonitorWidget"]
+let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "photos", "PhotosShare", "texttools", "WordCount", "Checksum", "PageColour", "monitor", "MonitorWidget"]
 /// The sample extensions among them, built on AppexKit with the Swift runtime linked in
 /// statically, which starts them in about a third of the time (see BENCHMARKS.md).
-let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "WordCount", "Checksum", "MonitorWidget"]
+let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "WordCount", "Checksum", "PageColour", "MonitorWidget"]
 /// Code a sample app shares with its extensions, linked into each, by sample.
 let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication", "AppexToday"], "NotesShare": ["NotificationCenter", "Social"], "NotesWidget": ["NotificationCenter"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"],
                                                           "monitor": ["AppexApplication", "MonitorKit"], "MonitorWidget": ["MonitorKit", "NotificationCenter"]]
@@ -42,6 +42,7 @@ var package = Package(
         .executable(name: "appex", targets: ["appex"]),
         .executable(name: "appexd", targets: ["appexd"]),
         .executable(name: "appex-transfers", targets: ["appex-transfers"]),
+        .executable(name: "appex-browser", targets: ["appex-browser"]),
         .library(name: "AppexCore", targets: ["AppexCore"]),
         .library(name: "AppexBundles", targets: ["AppexBundles"]),
         .library(name: "AppexRegistry", targets: ["AppexRegistry"]),
@@ -53,6 +54,7 @@ var package = Package(
         .library(name: "AppexHost", targets: ["AppexHost"]),
         .library(name: "AppexAction", targets: ["AppexAction"]),
         .library(name: "AppexShare", targets: ["AppexShare"]),
+        .library(name: "AppexBrowser", targets: ["AppexBrowser"]),
         .library(name: "AppexToday", targets: ["AppexToday"]),
         .library(name: "AppexTesting", targets: ["AppexTesting"]),
         .library(name: "AppexExtensionTesting", targets: ["AppexExtensionTesting"]),
@@ -107,6 +109,9 @@ var package = Package(
         // The Action point's host glue: the returned items, loaded as the content that replaces the host's.
         .target(name: "AppexAction", dependencies: ["AppexCore", "AppexItems"]),
         .target(name: "AppexShare", dependencies: ["AppexLocking", "AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
+        // The browser as a host: the native messaging host's work, and the browser extension it serves (docs/browser.md).
+        .target(name: "AppexBrowser", dependencies: ["AppexLocking", "AppexBundles", "AppexCore", "AppexHost", "AppexItems", "AppexShare", "AppexWire"],
+                resources: [.copy("Extension")]),
         .target(name: "AppexToday", dependencies: ["AppexLocking", "AppexHost", "AppexIPC", "AppexItems", "AppexKit", "AppexSystem", "AppexWire"]),
         .target(name: "AppexGroups", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication", dependencies: ["AppexLocking"]),
@@ -169,9 +174,11 @@ var package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // A real Chromium, headless, driven over its DevTools pipe, for the browser host's tests and benchmarks.
+        .target(name: "AppexBrowserTesting", dependencies: ["AppexLocking", "AppexSystem"]),
         // What must hold for each parser that faces untrusted input, whatever bytes it is
         // given: libFuzzer drives it from Fuzz/, and AppexFuzzingTests replays the seeds.
-        .target(name: "AppexFuzzing", dependencies: ["AppexBundles", "AppexCore", "AppexToday", "AppexWire"]),
+        .target(name: "AppexFuzzing", dependencies: ["AppexBrowser", "AppexBundles", "AppexCore", "AppexItems", "AppexToday", "AppexWire"]),
         .target(name: "UniformTypeIdentifiers", dependencies: ["AppexCore"]),
         .target(name: "CoreServices", dependencies: ["AppexCore", "UniformTypeIdentifiers"]),
         .target(name: "MobileCoreServices", dependencies: ["CoreServices"]),
@@ -183,14 +190,17 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexLocking", "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "appexd", "appex-transfers",
+                "AppexLocking", "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "AppexBrowser", "appexd", "appex-transfers", "appex-browser",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
         .executableTarget(name: "appexd", dependencies: ["AppexCore", "AppexDaemon", "AppexSystem"], linkerSettings: staticSwiftLinkerSettings),
         // The transfers' process, which appexd starts when there is work (docs/transfers.md).
         .executableTarget(name: "appex-transfers", dependencies: ["AppexCore", "AppexSystem", "AppexTransferEngine"], linkerSettings: staticSwiftLinkerSettings),
+        // The browsers' native messaging host, which Chromium and Firefox start for the Appex browser extension (docs/browser.md).
+        .executableTarget(name: "appex-browser", dependencies: ["AppexBrowser", "AppexCore"], linkerSettings: staticSwiftLinkerSettings),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
+        .testTarget(name: "AppexBrowserTests", dependencies: ["AppexBrowser", "AppexBrowserTesting", "AppexCore", "AppexSamples", "AppexShare", "AppexSystem", "AppexTestServer", "AppexTesting"]),
         .testTarget(name: "AppleFrameworksTests", dependencies: ["AppexKit", "AppexTesting", "CoreServices", "MobileCoreServices", "NotificationCenter",
                                                                 "Social", "UniformTypeIdentifiers"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexCore"]),

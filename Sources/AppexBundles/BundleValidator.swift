@@ -77,6 +77,7 @@ public struct BundleValidator: Sendable {
                 ))
             }
             diagnostics += check(plugIn.manifest, file: infoFile, types: types, points: points, app: app.info.identifier)
+            diagnostics += checkPreprocessingFile(of: plugIn, file: infoFile)
             if !plugIn.info.executable.isEmpty, !plugIn.info.executable.contains("/") {
                 let executable = BundleLayout.plugIns + "/" + plugIn.url.lastPathComponent + "/" + plugIn.info.executable
                 for module in AppOnlyCode.modules(linkedInto: executable, in: app.url) {

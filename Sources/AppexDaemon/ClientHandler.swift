@@ -174,7 +174,8 @@ final class ClientHandler: Sendable {
     static func summary(_ installed: InstalledExtension) -> ExtensionSummary {
         ExtensionSummary(identifier: installed.identifier, point: installed.pointIdentifier, displayName: installed.displayName,
                          version: installed.shortVersion ?? installed.version ?? "", containingApp: installed.appIdentifier,
-                         bundlePath: installed.url.path, isEnabled: installed.isEnabled)
+                         bundlePath: installed.url.path, isEnabled: installed.isEnabled,
+                         javaScriptPreprocessingFile: installed.info.extensionManifest?.javaScriptPreprocessingFile ?? "")
     }
 
     private func send(_ message: WireMessage, descriptors: [FileDescriptor] = []) {

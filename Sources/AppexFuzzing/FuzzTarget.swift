@@ -19,6 +19,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case handshake
     /// A Today widget's messages to its host, its view description among them.
     case widget
+    /// What a browser writes to the native messaging host: frames, and the messages in them.
+    case nativeMessages = "native-messages"
+    /// A web page's preprocessing results, as the browser sends them.
+    case preprocessingResults = "preprocessing-results"
 
     /// Runs the parser over `input` and checks what must hold.
     ///
@@ -32,6 +36,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .wire: try WireFuzzing.check(input)
         case .handshake: try HandshakeFuzzing.check(input)
         case .widget: try WidgetFuzzing.check(input)
+        case .nativeMessages: try NativeMessagesFuzzing.check(input)
+        case .preprocessingResults: try PreprocessingResultsFuzzing.check(input)
         }
     }
 }

@@ -69,6 +69,14 @@ public final class NSExtension: Sendable {
         return found.map { NSExtension(summary: $0, home: home) }
     }
 
+    /// Every installed extension of `point`, enabled or not, in the user's order: what a
+    /// host needs to merge the answers of several queries into that order, or to show the
+    /// user's settings.
+    public static func installedExtensions(ofPoint point: String, home: AppexHome = .current) async throws(ErrorInfo) -> [NSExtension] {
+        let broker = try await RequestBroker.shared(home: home)
+        return try await broker.daemon.extensions(point: point).map { NSExtension(summary: $0, home: home) }
+    }
+
     private static func lookUp(_ identifier: String, home: AppexHome) async throws(ErrorInfo) -> ExtensionSummary {
         let broker = try await RequestBroker.shared(home: home)
         guard let found = try await broker.daemon.lookUp(identifier) else {

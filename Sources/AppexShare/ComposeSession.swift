@@ -24,9 +24,20 @@ public final class ComposeSession: Sendable {
     public static let answerDeadline = Duration.seconds(2)
 
     private struct Waiter {
+        /// The sheet awaited answers at least this message…
         var answering: UInt64
-        var continuation: CheckedContinuation<ComposeSheet?, Never>
+        /// …or, when set, is any sheet after this many.
+        var afterRevision: Int?
+        var continuation: CheckedContinuation<Revision?, Never>
+
+        func isSatisfied(by sheet: ComposeSheet, revision: Int) -> Bool {
+            if let afterRevision { return revision > afterRevision }
+            return sheet.answering >= answering
+        }
     }
+
+    /// A sheet, and how many sheets had come with it.
+    private typealias Revision = (sheet: ComposeSheet, revision: Int)
 
     private struct State {
         var sheet: ComposeSheet?
@@ -92,8 +103,8 @@ public final class ComposeSession: Sendable {
     public func sheet(answering sequence: UInt64 = 0, within timeout: Duration) async -> ComposeSheet? {
         let id = UUID()
         return await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> ComposeSheet?? in
-                if let sheet = state.sheet, sheet.answering >= sequence { return .some(sheet) }
+            let ready = state.withLock { state -> Revision?? in
+                if let sheet = state.sheet, sheet.answering >= sequence { return .some((sheet, state.revision)) }
                 if state.ended { return .some(nil) }
                 state.waiters[id] = Waiter(answering: sequence, continuation: continuation)
                 return nil
@@ -103,6 +114,21 @@ public final class ComposeSession: Sendable {
                 try? await Task.sleep(for: timeout)
                 self?.state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: nil)
             }
+        }?.sheet
+    }
+
+    /// The first sheet after the `revision`th, with its revision, or nil once the request
+    /// has ended without one: a host that shows every sheet as it comes, such as the
+    /// browser's popup, waits for each in turn.
+    public func sheet(after revision: Int) async -> (sheet: ComposeSheet, revision: Int)? {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Revision?? in
+                if let sheet = state.sheet, state.revision > revision { return .some((sheet, state.revision)) }
+                if state.ended { return .some(nil) }
+                state.waiters[UUID()] = Waiter(answering: 0, afterRevision: revision, continuation: continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
         }
     }
 
@@ -131,14 +157,14 @@ public final class ComposeSession: Sendable {
     // MARK: Receiving
 
     private func received(_ sheet: ComposeSheet) {
-        let ready = state.withLock { state -> [CheckedContinuation<ComposeSheet?, Never>] in
+        let (ready, revision) = state.withLock { state -> ([CheckedContinuation<Revision?, Never>], Int) in
             state.sheet = sheet
             state.revision += 1
-            let satisfied = state.waiters.filter { sheet.answering >= $0.value.answering }
+            let satisfied = state.waiters.filter { $0.value.isSatisfied(by: sheet, revision: state.revision) }
             for id in satisfied.keys { state.waiters[id] = nil }
-            return satisfied.values.map(\.continuation)
+            return (satisfied.values.map(\.continuation), state.revision)
         }
-        for continuation in ready { continuation.resume(returning: sheet) }
+        for continuation in ready { continuation.resume(returning: (sheet, revision)) }
     }
 
     private func fail(_ reason: String) {
@@ -148,7 +174,7 @@ public final class ComposeSession: Sendable {
     }
 
     private func end() {
-        let waiting = state.withLock { state -> [CheckedContinuation<ComposeSheet?, Never>] in
+        let waiting = state.withLock { state -> [CheckedContinuation<Revision?, Never>] in
             state.ended = true
             defer { state.waiters.removeAll() }
             return state.waiters.values.map(\.continuation)

@@ -41,6 +41,13 @@ extension LoopbackHTTPServer {
             }
             served = served.dropFirst("/private".count)
         }
+        if request.method == .get, let page = state.withLock({ $0.pages[String(served)] }) {
+            var fields: HTTPFields = [.contentType: page.contentType, .cacheControl: "no-store"]
+            for (name, value) in page.headers {
+                if let name = HTTPField.Name(name) { fields[name] = value }
+            }
+            return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: page.body)))
+        }
         switch request.method {
         case .get where served.hasPrefix("/bytes/"):
             return serveBytes(request, size: Int64(served.dropFirst("/bytes/".count)), behaviour: behaviour, context: context)

@@ -12,7 +12,7 @@ struct Appex: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, InstallCommand.self, UninstallCommand.self, ListCommand.self, InfoCommand.self, PointsCommand.self,
             EnableCommand.self, DisableCommand.self, OrderCommand.self, SchemesCommand.self, QueryCommand.self, MatchCommand.self,
-            ValidateCommand.self, BundleCommand.self, NewCommand.self, DebugCommand.self, TypesCommand.self, DoctorCommand.self, PsCommand.self, LogCommand.self, RunCommand.self, ShareCommand.self, ActionCommand.self, TodayCommand.self, TransfersCommand.self,
+            ValidateCommand.self, BundleCommand.self, NewCommand.self, DebugCommand.self, TypesCommand.self, DoctorCommand.self, PsCommand.self, LogCommand.self, RunCommand.self, ShareCommand.self, ActionCommand.self, TodayCommand.self, TransfersCommand.self, BrowserCommand.self,
         ]
     )
 

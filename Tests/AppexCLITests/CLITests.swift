@@ -125,11 +125,11 @@ import Testing
             "+    com.example.monitor.widget(1.0)",
             "+    com.example.notes.share(1.0)", "+    com.example.notes.uppercase(1.0)", "+    com.example.notes.widget(1.0)",
             "+    com.example.photos.share(1.0)",
-            "+    com.example.texttools.checksum(1.0)", "+    com.example.texttools.wordcount(1.0)",
+            "+    com.example.texttools.checksum(1.0)", "+    com.example.texttools.pagecolour(1.0)", "+    com.example.texttools.wordcount(1.0)",
         ])
         #expect(try await appex.run(["disable", "com.example.notes.uppercase"]).status == 0)
         #expect(try await appex.run(["list", "-p", "action"]).standardOutput
-            == "-    com.example.notes.uppercase(1.0)\n+    com.example.texttools.checksum(1.0)\n+    com.example.texttools.wordcount(1.0)\n")
+            == "-    com.example.notes.uppercase(1.0)\n+    com.example.texttools.checksum(1.0)\n+    com.example.texttools.pagecolour(1.0)\n+    com.example.texttools.wordcount(1.0)\n")
         let info = try #require(try json(try await appex.run(["info", "--json", "com.example.notes.share"]).standardOutput) as? [String: Any])
         #expect(info["point"] as? String == "com.apple.share-services")
         #expect(info["enabled"] as? Bool == true)

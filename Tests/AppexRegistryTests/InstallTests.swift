@@ -47,7 +47,7 @@ import Testing
             "com.example.monitor", "com.example.monitor.widget",
             "com.example.notes", "com.example.notes.share", "com.example.notes.uppercase", "com.example.notes.widget",
             "com.example.photos", "com.example.photos.share",
-            "com.example.texttools", "com.example.texttools.checksum", "com.example.texttools.wordcount",
+            "com.example.texttools", "com.example.texttools.checksum", "com.example.texttools.pagecolour", "com.example.texttools.wordcount",
         ])
     }
 

@@ -93,7 +93,7 @@ enum WireSamples {
     static let summary = ExtensionSummary(identifier: "com.example.notes.share", point: "com.apple.share-services",
                                           displayName: "Notes ✎", version: "1.2.3", containingApp: "com.example.notes",
                                           bundlePath: "/home/u/.local/share/appex/Applications/Notes.app/PlugIns/NotesShare.appex",
-                                          isEnabled: true)
+                                          isEnabled: true, javaScriptPreprocessingFile: "Notes")
 
     /// At least one message of every case, with no field left at its default.
     static let all: [WireMessage] = [

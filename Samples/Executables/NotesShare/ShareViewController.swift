@@ -1,6 +1,7 @@
 // The NotesShare extension: the standard compose sheet, whose post files the text, the text
 // files and the links it was given as a note in the Notes app group, where the Notes app and
-// its widget read it.
+// its widget read it. From a browser, its preprocessing file (Notes.js) hands it the page's
+// title and selection too.
 import AppexKit
 import Foundation
 import NotificationCenter
@@ -11,7 +12,15 @@ import Social
 /// with a file the text may be left empty. Post saves the note, one file per post, in
 /// `Shared Notes/` of the group container, in a coordinated write; then counts the notes and
 /// names the last in the group's shared defaults, which the app reads with `notes list`.
+/// Shared from a web page, the note starts with the page's title and the text selected
+/// there, which Notes.js collected, and the text may be left empty.
 class ShareViewController: SLComposeServiceViewController {
+    /// What Notes.js found in a web page.
+    struct WebPage: Sendable {
+        var title: String
+        var selection: String
+    }
+
     static let group = "group.com.example.notes"
     /// The Latest Note widget, which lists what this extension files.
     static let widget = "com.example.notes.widget"
@@ -19,6 +28,8 @@ class ShareViewController: SLComposeServiceViewController {
     static let folders = ["Inbox", "Ideas", "Work"]
 
     private var folder = "Inbox"
+    /// The web page a browser shared, once its preprocessing results are read.
+    private var webPage: WebPage?
     private lazy var folderItem: SLComposeSheetConfigurationItem = {
         let item = SLComposeSheetConfigurationItem()!
         item.title = "Folder"
@@ -30,12 +41,30 @@ class ShareViewController: SLComposeServiceViewController {
     override func viewDidLoad() {
         super.viewDidLoad()
         placeholder = "Write a note"
+        let items = extensionContext?.inputItems as? [NSExtensionItem] ?? []
+        Task {
+            webPage = await Self.webPage(in: items)
+            if let webPage { placeholder = "Add a note to “\(webPage.title)”" }
+            validateContent()
+        }
     }
 
     override func isContentValid() -> Bool {
         let count = contentText.count
         charactersRemaining = NSNumber(value: Self.limit - count)
-        return count <= Self.limit && (!contentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || !textFiles.isEmpty)
+        return count <= Self.limit && (!contentText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || !textFiles.isEmpty || webPage != nil)
+    }
+
+    /// The page's title and selection, from the results of Notes.js a browser sends under
+    /// `NSExtensionJavaScriptPreprocessingResultsKey`; nil when the items are not a web page.
+    static func webPage(in items: [NSExtensionItem]) async -> WebPage? {
+        let providers = items.flatMap { $0.attachments ?? [] }
+        guard let provider = providers.first(where: { $0.hasItemConformingToTypeIdentifier(UTType.propertyList.identifier) }),
+              let list = try? await provider.loadItem(forTypeIdentifier: UTType.propertyList.identifier) as? NSDictionary,
+              let results = list[NSExtensionJavaScriptPreprocessingResultsKey] as? NSDictionary
+        else { return nil }
+        let text = { (key: String) in ((results[key] as? String) ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+        return WebPage(title: text("title"), selection: text("selection"))
     }
 
     /// The plain-text files among the attachments, which the sheet's text doesn't hold.
@@ -69,9 +98,10 @@ class ShareViewController: SLComposeServiceViewController {
         let text: String = contentText
         let folder = folder
         let files = textFiles
+        let page = webPage
         Task {
             do {
-                let receipt = try await Self.file(text, files: files, in: folder, with: context)
+                let receipt = try await Self.file(text, page: page, files: files, in: folder, with: context)
                 await context.completeRequest(returningItems: [receipt])
             } catch {
                 context.cancelRequest(withError: error)
@@ -80,13 +110,14 @@ class ShareViewController: SLComposeServiceViewController {
     }
 
     /// Saves the note and returns the receipt the host shows.
-    private static func file(_ text: String, files: [NSItemProvider], in folder: String, with context: NSExtensionContext) async throws -> NSExtensionItem {
+    private static func file(_ text: String, page: WebPage?, files: [NSItemProvider], in folder: String, with context: NSExtensionContext) async throws -> NSExtensionItem {
         guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group),
               let defaults = UserDefaults(suiteName: group)
         else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "NotesShare has no container for \(group)"])
         }
-        var lines = text.isEmpty ? [] : [text]
+        var lines = [page?.title, page?.selection].compactMap { $0 }.filter { !$0.isEmpty }
+        if !text.isEmpty { lines.append(text) }
         for provider in files {
             // Read through the descriptor the host handed over: the file is never copied.
             let data = try await provider.loadDataRepresentation(forTypeIdentifier: UTType.plainText.identifier)

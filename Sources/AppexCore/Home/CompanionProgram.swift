@@ -11,6 +11,8 @@ public struct CompanionProgram: Sendable {
 
     public static let daemon = CompanionProgram(name: "appexd", variable: "APPEX_DAEMON")
     public static let transfers = CompanionProgram(name: "appex-transfers", variable: "APPEX_TRANSFERS")
+    /// The browsers' native messaging host, whose path `appex browser install` writes.
+    public static let browserHost = CompanionProgram(name: "appex-browser", variable: "APPEX_BROWSER_HOST")
 
     public init(name: String, variable: String) {
         self.name = name

@@ -141,8 +141,12 @@ public struct ExtensionSummary: ProtoMessage, Hashable {
     public var containingApp: String
     public var bundlePath: String
     public var isEnabled: Bool
+    /// `NSExtensionJavaScriptPreprocessingFile`, or empty: the script a browser runs in a web
+    /// page before a Share or Action extension starts.
+    public var javaScriptPreprocessingFile: String
 
-    public init(identifier: String, point: String, displayName: String, version: String, containingApp: String, bundlePath: String, isEnabled: Bool) {
+    public init(identifier: String, point: String, displayName: String, version: String, containingApp: String, bundlePath: String, isEnabled: Bool,
+                javaScriptPreprocessingFile: String = "") {
         self.identifier = identifier
         self.point = point
         self.displayName = displayName
@@ -150,6 +154,7 @@ public struct ExtensionSummary: ProtoMessage, Hashable {
         self.containingApp = containingApp
         self.bundlePath = bundlePath
         self.isEnabled = isEnabled
+        self.javaScriptPreprocessingFile = javaScriptPreprocessingFile
     }
 
     public func encode(to writer: inout ProtoWriter) {
@@ -160,6 +165,7 @@ public struct ExtensionSummary: ProtoMessage, Hashable {
         writer.string(5, containingApp)
         writer.string(6, bundlePath)
         writer.bool(7, isEnabled)
+        writer.string(8, javaScriptPreprocessingFile)
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
@@ -173,6 +179,7 @@ public struct ExtensionSummary: ProtoMessage, Hashable {
             case 5: containingApp = try reader.string(field)
             case 6: bundlePath = try reader.string(field)
             case 7: isEnabled = try reader.bool(field)
+            case 8: javaScriptPreprocessingFile = try reader.string(field)
             default: try reader.skip(field)
             }
         }

@@ -1,3 +1,4 @@
+import AppexBrowser
 import AppexCore
 import AppexHost
 import AppexIPC
@@ -118,6 +119,20 @@ enum DoctorChecks {
             add("Sandbox", "process limit", .ok, "each extension in a pids cgroup of its own under \(parent), capped at its point's process limit (\(ExtensionPointPolicy(memoryLimit: 0).processLimit) processes and threads by default)")
         case .failure(let unavailable):
             add("Sandbox", "process limit", .unavailable, "no pids cgroup can be made (\(unavailable.reason)); only RLIMIT_NPROC in the extension's user namespace applies, and not to root")
+        }
+        let browsers = BrowserSetup(appex: home)
+        for browser in Browser.allCases {
+            switch browsers.status(of: browser) {
+            case .installed(let manifest, let host): add("Browser", browser.displayName, .ok, "\(manifest.path) starts \(host)")
+            case .notInstalled: add("Browser", browser.displayName, .missing, "no native messaging host; `appex browser install --\(browser.rawValue)` sets it up (docs/browser.md)")
+            case .broken(let manifest, let reason): add("Browser", browser.displayName, .missing, "\(manifest.path): \(reason)")
+            }
+        }
+        let extensionFolder = browsers.extensionFolder
+        if FileManager.default.fileExists(atPath: extensionFolder.appendingPathComponent("manifest.json").path) {
+            add("Browser", "extension", .ok, "\(extensionFolder.path), to load unpacked; in its details, turn on Allow User Scripts")
+        } else {
+            add("Browser", "extension", .missing, "not copied; `appex browser install` copies it to \(extensionFolder.path)")
         }
         return checks
     }

@@ -134,14 +134,3 @@ struct RequestReport: Encodable {
         return lines
     }
 }
-
-/// An error in one line: its description and, for an `NSError`, what to do.
-enum ErrorText {
-    static func describe(_ error: any Error) -> String {
-        // appexd's and the runtime's own errors carry their message, which NSError bridging loses.
-        if let info = error as? ErrorInfo { return info.description }
-        let error = error as NSError
-        let suggestion = error.localizedRecoverySuggestion.map { " \($0)" } ?? ""
-        return "\(error.localizedDescription) (\(error.domain) \(error.code))\(suggestion)"
-    }
-}

@@ -1,0 +1,66 @@
+import AppexBrowser
+import AppexCore
+import AppexSamples
+import AppexSystem
+import AppexTesting
+import Foundation
+import Glibc
+import Testing
+
+/// appex-browser as a browser runs it, facing a peer that sends garbage: each bad message
+/// gets an error, the host goes on serving, its memory stays bounded, and it ends when its
+/// input does.
+@Suite final class NativeHostTests {
+    let test: TestHome
+
+    init() throws {
+        test = try TestHome()
+    }
+
+    deinit {
+        for pid in test.daemonProcessIDs() { kill(pid, SIGKILL) }
+    }
+
+    @Test func garbageGetsErrorsAndTheHostKeepsServing() async throws {
+        let host = try NativeHostProcess(environment: test.environment)
+        try host.send(#"{"id": 1, "type": "hello"}"#)
+        let hello = try #require(try await host.receive())
+        #expect(hello["id"] as? Int == 1 && hello["host"] as? String == "appex-browser" && hello["protocol"] as? Int == 1)
+
+        try host.send("\u{0}\u{1}garbage")
+        #expect((try await host.receive()?["error"] as? String)?.contains("not JSON") == true)
+        try host.write(NativeMessageDecoder.frame([0xff, 0xfe, 0x80]))
+        #expect((try await host.receive()?["error"] as? String)?.contains("not JSON") == true)
+        try host.send(#"{"id": 2, "type": "begin", "extension": "com.example.nothing", "context": {"kind": "page", "url": "https://a/"}}"#)
+        let unknown = try #require(try await host.receive())
+        #expect(unknown["id"] as? Int == 2 && (unknown["error"] as? String)?.contains("com.example.nothing is installed") == true, "\(unknown)")
+
+        // A length that claims 100 MB, and the 100 MB behind it: dropped as it comes.
+        var huge = [UInt8](repeating: 0x20, count: 100 << 20)
+        huge.replaceSubrange(0..<4, with: NativeMessageDecoder.frame(Array(repeating: 0, count: (100 << 20) - 4)).prefix(4))
+        try host.write(huge)
+        #expect((try await host.receive()?["error"] as? String)?.contains("was dropped; the host takes at most 8388608") == true)
+
+        try host.send(#"{"id": 3, "type": "hello"}"#)
+        #expect(try await host.receive()?["id"] as? Int == 3, "still serving")
+        #expect(host.peakResidentKiB < 96 * 1024, "the 100 MB message was never held: \(host.peakResidentKiB) KiB at most")
+
+        host.closeInput()
+        #expect(try await host.receive() == nil)
+        #expect(host.process.waitForExit(timeoutMilliseconds: 10_000), "the host ends with its input")
+    }
+
+    /// The manifests allow only the Appex extension; a host started for another refuses too.
+    @Test func anotherExtensionIsRefused() async throws {
+        for arguments in [["chrome-extension://aaaabbbbccccddddeeeeffffgggghhhh/"], ["/home/u/.mozilla/native-messaging-hosts/org.appex.browser.json", "evil@example.com"]] {
+            let host = try NativeHostProcess(arguments: arguments, environment: test.environment)
+            #expect(try await host.receive() == nil, "\(arguments)")
+            #expect(host.process.waitForExit(timeoutMilliseconds: 10_000))
+            #expect(host.process.reap() == .exited(2))
+        }
+        let firefox = try NativeHostProcess(arguments: ["/home/u/.mozilla/native-messaging-hosts/org.appex.browser.json", BrowserExtension.firefoxID],
+                                            environment: test.environment)
+        try firefox.send(#"{"id": 1, "type": "hello"}"#)
+        #expect(try await firefox.receive()?["id"] as? Int == 1, "Firefox's way of naming the caller")
+    }
+}
