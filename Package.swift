@@ -110,7 +110,7 @@ var package = Package(
         .target(name: "AppexAction", dependencies: ["AppexCore", "AppexItems"]),
         .target(name: "AppexShare", dependencies: ["AppexLocking", "AppexHost", "AppexItems", "AppexKit", "AppexWire"]),
         // The browser as a host: the native messaging host's work, and the browser extension it serves (docs/browser.md).
-        .target(name: "AppexBrowser", dependencies: ["AppexLocking", "AppexBundles", "AppexCore", "AppexHost", "AppexItems", "AppexShare", "AppexWire"],
+        .target(name: "AppexBrowser", dependencies: ["AppexLocking", "AppexBundles", "AppexCore", "AppexHost", "AppexItems", "AppexShare", "AppexSystem", "AppexWire"],
                 resources: [.copy("Extension")]),
         .target(name: "AppexToday", dependencies: ["AppexLocking", "AppexHost", "AppexIPC", "AppexItems", "AppexKit", "AppexSystem", "AppexWire"]),
         .target(name: "AppexGroups", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),

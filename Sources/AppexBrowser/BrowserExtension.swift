@@ -23,4 +23,25 @@ public enum BrowserExtension {
     public static var folder: URL {
         (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appendingPathComponent("Extension")
     }
+
+    /// The oldest Firefox whose `userScripts.execute` runs a script in a world of its own.
+    public static let firefoxMinimumVersion = "140.0"
+
+    /// The extension's manifest for Firefox, made from Chromium's, so the two never part:
+    /// a background script instead of a service worker, its ID in
+    /// `browser_specific_settings`, and `userScripts` an optional permission, as Firefox
+    /// requires, which the user grants from the popup. Chromium's key goes.
+    public static func firefoxManifest() throws -> Data {
+        let chromium = try Data(contentsOf: folder.appendingPathComponent("manifest.json"))
+        guard var manifest = try JSONSerialization.jsonObject(with: chromium) as? [String: Any] else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the extension's manifest.json is not a JSON object"])
+        }
+        manifest["key"] = nil
+        manifest["minimum_chrome_version"] = nil
+        manifest["background"] = ["scripts": ["background.js"], "type": "module"]
+        manifest["permissions"] = (manifest["permissions"] as? [String] ?? []).filter { $0 != "userScripts" }
+        manifest["optional_permissions"] = ["userScripts"]
+        manifest["browser_specific_settings"] = ["gecko": ["id": firefoxID, "strict_min_version": firefoxMinimumVersion]]
+        return try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
 }

@@ -1,9 +1,12 @@
 public import AppexCore
+import AppexSystem
 public import Foundation
+import Glibc
 
 /// What `appex browser install` does and `appex doctor` checks: the native messaging
-/// manifests in each browser's folder, and a copy of the browser extension in Appex's data
-/// folder, where it stays put across builds for the browser to load.
+/// manifests in each browser's folder, and a copy of the browser extension for each
+/// browser in Appex's data folder (Firefox's packed too), where it stays put across builds
+/// for the browser to load.
 public struct BrowserSetup: Sendable {
     /// The user's home folder, under which browsers keep their settings.
     public var userHome: URL
@@ -24,16 +27,28 @@ public struct BrowserSetup: Sendable {
         return FileManager.default.homeDirectoryForCurrentUser
     }
 
-    /// Where the browser extension is copied, to load unpacked.
-    public var extensionFolder: URL { appex.dataDirectory.appendingPathComponent("browser/extension") }
+    /// Where the Chromium extension is copied, to load unpacked (Chromium and Chrome).
+    public var chromiumExtensionFolder: URL { appex.dataDirectory.appendingPathComponent("browser/chromium") }
+
+    /// Where the Firefox extension is written, unpacked: its `manifest.json` is what
+    /// about:debugging's "Load Temporary Add-on" takes.
+    public var firefoxExtensionFolder: URL { appex.dataDirectory.appendingPathComponent("browser/firefox") }
+
+    /// The Firefox extension packed, to install from a file where unsigned add-ons are allowed.
+    public var firefoxPackage: URL { appex.dataDirectory.appendingPathComponent("browser/appex-firefox.xpi") }
+
+    /// The folder `browser`'s extension is loaded from.
+    public func extensionFolder(for browser: Browser) -> URL {
+        browser == .firefox ? firefoxExtensionFolder : chromiumExtensionFolder
+    }
 
     /// The native messaging manifest's path for `browser`.
     public func manifestURL(for browser: Browser) -> URL {
         browser.hostsFolder(home: userHome, userDataDirectory: userDataDirectory).appendingPathComponent(NativeMessagingManifest.fileName)
     }
 
-    /// Writes the manifests of `browsers`, naming the host at `hostPath`, and copies the
-    /// browser extension; returns the files written.
+    /// Writes the manifests of `browsers`, naming the host at `hostPath`, and each one's
+    /// extension; returns the manifests written.
     public func install(_ browsers: [Browser], hostPath: String) throws(BrowserSetupError) -> [URL] {
         guard hostPath.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: hostPath) else {
             throw BrowserSetupError("\(hostPath) is not an executable at an absolute path; a browser starts the host by its path")
@@ -49,30 +64,66 @@ public struct BrowserSetup: Sendable {
             }
             written.append(file)
         }
-        do {
-            let staging = extensionFolder.deletingLastPathComponent().appendingPathComponent(".extension-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: staging.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: BrowserExtension.folder, to: staging)
-            if FileManager.default.fileExists(atPath: extensionFolder.path) {
-                _ = try FileManager.default.replaceItemAt(extensionFolder, withItemAt: staging)
-            } else {
-                try FileManager.default.moveItem(at: staging, to: extensionFolder)
+        if browsers.contains(where: { $0 != .firefox }) { try copyExtension(to: chromiumExtensionFolder, manifest: nil) }
+        if browsers.contains(.firefox) {
+            let manifest: Data
+            do {
+                manifest = try BrowserExtension.firefoxManifest()
+            } catch {
+                throw BrowserSetupError("can't make the Firefox extension's manifest: \(error.localizedDescription)")
             }
-        } catch {
-            throw BrowserSetupError("can't copy the browser extension to \(extensionFolder.path): \(error.localizedDescription)")
+            try copyExtension(to: firefoxExtensionFolder, manifest: manifest)
+            try pack(firefoxExtensionFolder, into: firefoxPackage)
         }
         return written
     }
 
-    /// Removes the manifests of `browsers`, and the copy of the extension once no browser
-    /// is set up; returns what was removed.
+    /// Copies the extension to `folder`, replacing what is there in one step, with
+    /// `manifest` for its manifest when given.
+    private func copyExtension(to folder: URL, manifest: Data?) throws(BrowserSetupError) {
+        do {
+            let staging = folder.deletingLastPathComponent().appendingPathComponent(".\(folder.lastPathComponent)-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: staging.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: BrowserExtension.folder, to: staging)
+            if let manifest { try manifest.write(to: staging.appendingPathComponent("manifest.json")) }
+            if FileManager.default.fileExists(atPath: folder.path) {
+                _ = try FileManager.default.replaceItemAt(folder, withItemAt: staging)
+            } else {
+                try FileManager.default.moveItem(at: staging, to: folder)
+            }
+        } catch {
+            throw BrowserSetupError("can't copy the browser extension to \(folder.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Zips `folder`'s files, its manifest at the top, into `package`, as Firefox's add-ons are packed.
+    private func pack(_ folder: URL, into package: URL) throws(BrowserSetupError) {
+        let partial = package.deletingLastPathComponent().appendingPathComponent(".\(package.lastPathComponent)-\(UUID().uuidString.prefix(8))")
+        do {
+            let output = try FileDescriptor.open(partial.path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            defer { output.close() }
+            let source = try ConfinedFolder(trusted: folder.path)
+            try FolderZip(limits: FolderZip.zipLimits).write(source, as: nil, to: output)
+            if rename(partial.path, package.path) != 0 { throw SystemError("rename", subject: partial.path) }
+        } catch {
+            unlink(partial.path)
+            throw BrowserSetupError("can't pack \(folder.path) into \(package.path): \(error)")
+        }
+    }
+
+    /// Removes the manifests of `browsers`, and each extension once no browser uses it;
+    /// returns what was removed.
     public func uninstall(_ browsers: [Browser]) -> [URL] {
         var removed: [URL] = []
         for file in browsers.map(manifestURL(for:)) where (try? FileManager.default.removeItem(at: file)) != nil {
             removed.append(file)
         }
-        let inUse = Browser.allCases.contains { status(of: $0) != .notInstalled }
-        if !inUse, (try? FileManager.default.removeItem(at: extensionFolder)) != nil { removed.append(extensionFolder) }
+        var unused: [URL] = []
+        if [Browser.chromium, .chrome].allSatisfy({ status(of: $0) == .notInstalled }) { unused.append(chromiumExtensionFolder) }
+        if status(of: .firefox) == .notInstalled { unused += [firefoxExtensionFolder, firefoxPackage] }
+        for file in unused where (try? FileManager.default.removeItem(at: file)) != nil {
+            removed.append(file)
+        }
         return removed
     }
 

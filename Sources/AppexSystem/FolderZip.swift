@@ -27,12 +27,13 @@ public struct FolderZip: Sendable {
         self.limits = limits
     }
 
-    /// Writes `source` and everything in it, under `name/`, to `output`, a new regular file
-    /// opened for writing. Throws the first failure, with the path it met it at; the archive
-    /// is then unfinished, for the caller to remove.
-    public func write(_ source: ConfinedFolder, as name: String, to output: FileDescriptor) throws(SystemError) {
+    /// Writes `source` and everything in it, under `name/`, or at the archive's top when
+    /// `name` is nil (as a browser extension's package has its manifest), to `output`, a new
+    /// regular file opened for writing. Throws the first failure, with the path it met it
+    /// at; the archive is then unfinished, for the caller to remove.
+    public func write(_ source: ConfinedFolder, as name: String?, to output: FileDescriptor) throws(SystemError) {
         var archive = Archive(output: output, limits: limits)
-        try archive.addFolder(source, path: name + "/", depth: 0)
+        try archive.addFolder(source, path: name.map { $0 + "/" } ?? "", depth: 0)
         try archive.finish()
     }
 }
@@ -59,7 +60,7 @@ private struct Archive {
         guard depth <= limits.depth else {
             throw SystemError("zip a tree at most \(limits.depth) folders deep", subject: folder.path, errno: ELOOP)
         }
-        try add(path, status: folder.descriptor.status(), crc: 0, contents: nil)
+        if !path.isEmpty { try add(path, status: folder.descriptor.status(), crc: 0, contents: nil) }
         for entry in try folder.entries(limit: limits.files) {
             let path = path + entry.name
             switch entry.kind {

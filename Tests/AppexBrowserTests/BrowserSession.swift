@@ -30,7 +30,7 @@ final class BrowserSession {
         let setUp = try await appex.run(["browser", "install", "--chromium", "--user-data-dir", profile.path])
         guard setUp.status == 0 else { throw DevToolsError("appex browser install failed: \(setUp.standardError)") }
         server = try await LoopbackHTTPServer.start()
-        chromium = try await Chromium.launch(profile: profile, extensions: [BrowserSetup(appex: test.home).extensionFolder],
+        chromium = try await Chromium.launch(profile: profile, extensions: [BrowserSetup(appex: test.home).chromiumExtensionFolder],
                                              environment: ["APPEX_HOME": test.home.dataDirectory.path])
         if allowingUserScripts { try await chromium.allowUserScripts(forExtension: BrowserExtension.chromiumID) }
         worker = try await chromium.serviceWorker(ofExtension: BrowserExtension.chromiumID)

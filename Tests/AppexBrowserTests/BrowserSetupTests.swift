@@ -29,9 +29,18 @@ import Testing
         let firefox = try manifest(userHome.appendingPathComponent(".mozilla/native-messaging-hosts/org.appex.browser.json"))
         #expect(firefox["path"] as? String == host)
         #expect(firefox["allowed_extensions"] as? [String] == [BrowserExtension.firefoxID] && firefox["allowed_origins"] == nil)
-        let copied = test.home.dataDirectory.appendingPathComponent("browser/extension/manifest.json")
+        let copied = test.home.dataDirectory.appendingPathComponent("browser/chromium/manifest.json")
         #expect(FileManager.default.fileExists(atPath: copied.path))
         #expect(installed.standardOutput.contains("Load unpacked") && installed.standardOutput.contains(copied.deletingLastPathComponent().path))
+        let forFirefox = try manifest(test.home.dataDirectory.appendingPathComponent("browser/firefox/manifest.json"))
+        #expect((forFirefox["browser_specific_settings"] as? [String: [String: String]])?["gecko"]?["id"] == BrowserExtension.firefoxID)
+        #expect(forFirefox["key"] == nil && (forFirefox["background"] as? [String: Any])?["scripts"] as? [String] == ["background.js"])
+        #expect(forFirefox["optional_permissions"] as? [String] == ["userScripts"] && !(forFirefox["permissions"] as? [String] ?? []).contains("userScripts"))
+        let package = test.home.dataDirectory.appendingPathComponent("browser/appex-firefox.xpi")
+        let listing = try await CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/python3"), environment: environment)
+            .run(["-c", "import sys, zipfile; print(sorted(zipfile.ZipFile(sys.argv[1]).namelist()))", package.path])
+        #expect(listing.standardOutput.contains("'manifest.json'") && listing.standardOutput.contains("'background.js'") && !listing.standardOutput.contains("/manifest.json"),
+                "the manifest at the package's top: \(listing.standardOutput)")
 
         let after = try await appex.run(["doctor"])
         #expect(after.standardOutput.contains("org.appex.browser.json starts \(host)"), "\(after.standardOutput)")
@@ -43,7 +52,8 @@ import Testing
 
         let removed = try await appex.run(["browser", "uninstall", "--firefox"])
         #expect(removed.status == 0 && setup.status(of: .firefox) == .notInstalled)
-        #expect(FileManager.default.fileExists(atPath: copied.path), "Chromium still uses the extension")
+        #expect(FileManager.default.fileExists(atPath: copied.path), "Chromium still uses its extension")
+        #expect(!FileManager.default.fileExists(atPath: package.path), "no browser uses Firefox's")
         _ = try await appex.run(["browser", "uninstall"])
         #expect(setup.status(of: .chromium) == .notInstalled && !FileManager.default.fileExists(atPath: copied.path))
     }

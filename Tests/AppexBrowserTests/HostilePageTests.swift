@@ -13,6 +13,17 @@ import Testing
 final class HostilePageTests {
     static let page = "<!doctype html><html><head><title>Target</title></head><body><p>Target</p></body></html>"
 
+    /// A page that defines its own ExtensionPreprocessingJS first, locked, and a completion
+    /// function for every object, as a page would to feed an extension results of its own.
+    static let lockingPage = """
+        <!doctype html><html><head><title>Hostile</title><script>
+        Object.defineProperty(window, "ExtensionPreprocessingJS", { configurable: false, writable: false,
+            value: { run: (p) => p.completionFunction({ baseURI: "https://evil.example/#colour=green" }), finalize: () => {} } });
+        Object.defineProperty(Object.prototype, "completionFunction", { set() {}, get() { return () => {}; } });
+        window.Action = function() {};
+        </script></head><body><p>Hostile</p></body></html>
+        """
+
     /// The hostile scripts, by extension name.
     static let scripts: [String: String] = [
         "Throws": #"var ExtensionPreprocessingJS = { run: function() { throw new TypeError("no page for you"); } };"#,
@@ -161,15 +172,7 @@ final class HostilePageTests {
     /// its own, where the page's globals are not.
     @Test func aPageCannotReplaceTheScriptOrItsCompletion() async throws {
         let session = try await BrowserSession()
-        let hostile = """
-            <!doctype html><html><head><title>Hostile</title><script>
-            Object.defineProperty(window, "ExtensionPreprocessingJS", { configurable: false, writable: false,
-                value: { run: (p) => p.completionFunction({ baseURI: "https://evil.example/#colour=green" }), finalize: () => {} } });
-            Object.defineProperty(Object.prototype, "completionFunction", { set() {}, get() { return () => {}; } });
-            window.Action = function() {};
-            </script></head><body><p>Hostile</p></body></html>
-            """
-        let (page, tab) = try await session.open(hostile, at: "/hostile.html")
+        let (page, tab) = try await session.open(Self.lockingPage, at: "/hostile.html")
         _ = try await page.evaluate("location.hash = 'colour=blue'", as: String.self)
         let popup = try await session.popup(for: tab)
         let (outcome, status) = try await session.choose("com.example.texttools.pagecolour", in: popup)

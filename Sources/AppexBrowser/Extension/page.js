@@ -145,7 +145,9 @@ function invocation(runner, ...args) {
 async function inject(tabId, worldId, sources) {
   if (!chrome.userScripts?.execute) {
     throw new Error(
-      'this extension\'s script can\'t run in the page until you allow it: open the Appex extension\'s details (chrome://extensions) and turn on "Allow User Scripts" (before Chromium 138: turn on Developer mode)',
+      chrome.runtime.getURL("").startsWith("moz-extension:")
+        ? "this extension's script can't run in the page until you allow it: choose Allow at the top of Appex's popup"
+        : 'this extension\'s script can\'t run in the page until you allow it: open the Appex extension\'s details (chrome://extensions) and turn on "Allow User Scripts" (before Chromium 138: turn on Developer mode)',
     );
   }
   let injections;

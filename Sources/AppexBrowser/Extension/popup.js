@@ -175,7 +175,23 @@ $("sheet").addEventListener("submit", (event) => {
 $("sheet-cancel").addEventListener("click", () => compose({ name: "cancel" }));
 $("options-back").addEventListener("click", () => compose({ name: "back" }));
 
+// Firefox makes running scripts in pages an optional permission, which the user grants
+// here; Chromium's switch is in the extension's details (docs/browser.md).
+const isFirefox = chrome.runtime.getURL("").startsWith("moz-extension:");
+
+async function askForUserScripts() {
+  if (!isFirefox || (await chrome.permissions.contains({ permissions: ["userScripts"] }))) return;
+  $("permission").hidden = false;
+}
+
+$("allow").addEventListener("click", async () => {
+  const granted = await chrome.permissions.request({ permissions: ["userScripts"] });
+  $("permission").hidden = granted;
+  if (!granted) status("Without that permission, an extension that reads the page can't run.", true);
+});
+
 async function begin() {
+  await askForUserScripts();
   if (parameters.has("tab")) {
     tabId = Number(parameters.get("tab"));
   } else {

@@ -58,21 +58,25 @@ struct BrowserInstallCommand: ParsableCommand {
         for (browser, file) in zip(choice.browsers, written) {
             print("\(browser.displayName): wrote \(file.path)")
         }
-        let folder = setup.extensionFolder.path
         print("")
         if choice.browsers.contains(where: { $0 != .firefox }) {
             print("""
                 To load the extension in Chromium or Chrome:
                   1. open chrome://extensions and turn on Developer mode;
-                  2. choose "Load unpacked" and pick \(folder);
+                  2. choose "Load unpacked" and pick \(setup.chromiumExtensionFolder.path);
                   3. in the Appex extension's Details, turn on "Allow User Scripts", so it can run an extension's
                      JavaScript preprocessing file in the page.
                 """)
         }
         if choice.browsers.contains(.firefox) {
             print("""
-                Firefox: the native host is set up for the extension \(BrowserExtension.firefoxID). Loading the extension
-                in Firefox is not built yet (docs/browser.md, "Firefox").
+                To load the extension in Firefox (\(BrowserExtension.firefoxMinimumVersion) or later):
+                  - until Firefox quits: open about:debugging#/runtime/this-firefox, choose "Load Temporary Add-on…"
+                    and pick \(setup.firefoxExtensionFolder.appendingPathComponent("manifest.json").path);
+                  - to keep it, in Firefox ESR or Developer Edition: set xpinstall.signatures.required to false in
+                    about:config, then in about:addons choose "Install Add-on From File…" and pick
+                    \(setup.firefoxPackage.path).
+                Then open its popup and choose "Allow", so it can run an extension's JavaScript preprocessing file in the page.
                 """)
         }
     }

@@ -128,11 +128,13 @@ enum DoctorChecks {
             case .broken(let manifest, let reason): add("Browser", browser.displayName, .missing, "\(manifest.path): \(reason)")
             }
         }
-        let extensionFolder = browsers.extensionFolder
-        if FileManager.default.fileExists(atPath: extensionFolder.appendingPathComponent("manifest.json").path) {
-            add("Browser", "extension", .ok, "\(extensionFolder.path), to load unpacked; in its details, turn on Allow User Scripts")
-        } else {
-            add("Browser", "extension", .missing, "not copied; `appex browser install` copies it to \(extensionFolder.path)")
+        for (name, folder, hint) in [("Chromium extension", browsers.chromiumExtensionFolder, "to load unpacked; in its details, turn on Allow User Scripts"),
+                                     ("Firefox extension", browsers.firefoxExtensionFolder, "and \(browsers.firefoxPackage.lastPathComponent) beside it, to load")] {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("manifest.json").path) {
+                add("Browser", name, .ok, "\(folder.path), \(hint)")
+            } else {
+                add("Browser", name, .missing, "not written; `appex browser install` writes it to \(folder.path)")
+            }
         }
         return checks
     }
