@@ -200,7 +200,7 @@ var package = Package(
         // The browsers' native messaging host, which Chromium and Firefox start for the Appex browser extension (docs/browser.md).
         .executableTarget(name: "appex-browser", dependencies: ["AppexBrowser", "AppexCore"], linkerSettings: staticSwiftLinkerSettings),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
-        .testTarget(name: "AppexBrowserTests", dependencies: ["AppexBrowser", "AppexBrowserTesting", "AppexCore", "AppexSamples", "AppexShare", "AppexSystem", "AppexTestServer", "AppexTesting"]),
+        .testTarget(name: "AppexBrowserTests", dependencies: ["AppexBrowser", "AppexBrowserTesting", "AppexCore", "AppexItems", "AppexSamples", "AppexShare", "AppexSystem", "AppexTestServer", "AppexTesting"]),
         .testTarget(name: "AppleFrameworksTests", dependencies: ["AppexKit", "AppexTesting", "CoreServices", "MobileCoreServices", "NotificationCenter",
                                                                 "Social", "UniformTypeIdentifiers"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexCore"]),

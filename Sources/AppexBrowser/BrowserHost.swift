@@ -182,6 +182,9 @@ public final class BrowserHost: Sendable {
         guard point == ExtensionPoint.share.id || point == ExtensionPoint.action.id else {
             throw BrowserMessageError(id: id, "\(chosen.summary.displayName) (\(identifier)) is not a Share or Action extension; a browser sends only to those")
         }
+        if context.kind == .image, context.image?.data == nil {
+            throw BrowserMessageError(id: id, "the image's bytes are missing; the browser sends them with begin")
+        }
         if results != nil {
             guard context.kind == .page else { throw BrowserMessageError(id: id, "preprocessing results come only with a page, not a \(context.kind.rawValue)") }
             guard !chosen.summary.javaScriptPreprocessingFile.isEmpty else {

@@ -110,14 +110,34 @@ public struct BrowserRequest: Sendable, Hashable {
                 let selection = try string("selection", in: context, path: "context.selection")
                 guard !selection.isEmpty else { throw fail("context.selection is empty; a selection context needs the selected text") }
                 page.selection = selection
+            case .image:
+                page.image = try image(in: context)
             }
             return page
         }
 
-        private func url(_ name: String, in context: [String: Any]) throws(BrowserMessageError) -> URL {
-            let text = try string(name, in: context, path: "context.\(name)")
+        private func image(in context: [String: Any]) throws(BrowserMessageError) -> PageContext.Image {
+            guard let value = context["image"] else { throw fail("the message has no \"context.image\"") }
+            guard let fields = value as? [String: Any] else { throw fail("context.image must be an object") }
+            let url = try url("url", in: fields, path: "context.image.url")
+            let type = try string("type", in: fields, path: "context.image.type").lowercased()
+            guard type.hasPrefix("image/"), type.count <= 100 else { throw fail("context.image.type \"\(type.prefix(40))\" is not an image's MIME type") }
+            var image = PageContext.Image(url: url, mimeType: type)
+            if let encoded = fields["data"] {
+                guard let text = encoded as? String, let data = Data(base64Encoded: text) else { throw fail("context.image.data is not base64") }
+                guard data.count <= PageContext.maximumImageLength else {
+                    throw fail("the image is \(data.count) bytes; at most \(PageContext.maximumImageLength) are taken")
+                }
+                image.data = data
+            }
+            return image
+        }
+
+        private func url(_ name: String, in context: [String: Any], path: String? = nil) throws(BrowserMessageError) -> URL {
+            let path = path ?? "context.\(name)"
+            let text = try string(name, in: context, path: path)
             guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
-                throw fail("context.\(name) \"\(text.prefix(80))\" is not an absolute URL")
+                throw fail("\(path) \"\(text.prefix(80))\" is not an absolute URL")
             }
             return url
         }

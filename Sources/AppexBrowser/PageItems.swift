@@ -14,7 +14,9 @@ import Foundation
 ///   accept the page. The page's title is the item's `attributedTitle`;
 /// - for a link, the link's URL (`public.url`);
 /// - for a selection, the text, as the item's content text and as a text attachment, as
-///   every Appex host sends text.
+///   every Appex host sends text;
+/// - for an image, its bytes as its type (`public.png` for `image/png`; `public.image` for
+///   a type no declaration names), suggested by the name in its address.
 public enum PageItems {
     /// The items for `context`; `results` adds the web page to a page's items.
     public static func items(for context: PageContext, results: [String: PropertyListValue]?) -> [NSExtensionItem] {
@@ -29,8 +31,28 @@ public enum PageItems {
             let text = context.selection ?? ""
             item.attributedContentText = NSAttributedString(string: text)
             item.attachments = [NSItemProvider(object: text)]
+        case .image:
+            item.attachments = context.image.map { [image($0)] } ?? []
         }
         return [item]
+    }
+
+    /// An image's attachment. Without its bytes (when only listing), loading it fails.
+    static func image(_ image: PageContext.Image) -> NSItemProvider {
+        let provider = NSItemProvider()
+        let type = UTType(mimeType: image.mimeType, conformingTo: .image)?.identifier ?? UTType.image.identifier
+        let data = image.data
+        provider.registerDataRepresentation(forTypeIdentifier: type, visibility: .all) { completionHandler in
+            if let data {
+                completionHandler(data, nil)
+            } else {
+                completionHandler(nil, CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the image's bytes were not sent"]))
+            }
+            return nil
+        }
+        let name = image.url.deletingPathExtension().lastPathComponent
+        if !name.isEmpty, name != "/" { provider.suggestedName = name }
+        return provider
     }
 
     /// The web page's attachment: `results` under `NSExtensionJavaScriptPreprocessingResultsKey`,

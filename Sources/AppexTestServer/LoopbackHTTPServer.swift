@@ -110,7 +110,12 @@ public final class LoopbackHTTPServer: Sendable {
     /// Serves `body` at `path` from now on, with `contentType` and any other `headers`,
     /// such as a `Content-Security-Policy`.
     public func serve(_ body: String, at path: String, contentType: String = "text/html; charset=utf-8", headers: [String: String] = [:]) {
-        state.withLock { $0.pages[path] = Page(body: Data(body.utf8), contentType: contentType, headers: headers) }
+        serve(Data(body.utf8), at: path, contentType: contentType, headers: headers)
+    }
+
+    /// Serves the bytes `body` at `path` from now on, such as an image.
+    public func serve(_ body: Data, at path: String, contentType: String, headers: [String: String] = [:]) {
+        state.withLock { $0.pages[path] = Page(body: body, contentType: contentType, headers: headers) }
     }
 
     /// The port it listens on, on 127.0.0.1.

@@ -1,5 +1,6 @@
 import AppexBrowser
 import AppexCore
+import AppexItems
 import AppexShare
 import Foundation
 import Testing
@@ -60,12 +61,32 @@ import Testing
             (#"{"id": 9, "type": "compose", "request": 1, "message": {"name": "sheet"}}"#, 9, "\"sheet\" is a message only an extension sends"),
             (#"{"id": 9, "type": "compose", "request": 1, "message": {"name": "tap"}}"#, 9, "tap has no \"index\""),
             (#"{"id": 9, "type": "cancel", "request": "one"}"#, 9, "\"request\" must be a whole number"),
+            (#"{"id": 9, "type": "list", "context": {"kind": "image", "url": "https://a/", "image": {"url": "https://a/x.exe", "type": "application/x-msdownload"}}}"#, 9,
+             "context.image.type \"application/x-msdownload\" is not an image's MIME type"),
+            (#"{"id": 9, "type": "list", "context": {"kind": "image", "url": "https://a/", "image": {"url": "https://a/x.png", "type": "image/png", "data": "*not base64*"}}}"#, 9,
+             "context.image.data is not base64"),
+            (#"{"id": 9, "type": "list", "context": {"kind": "image", "url": "https://a/"}}"#, 9, "the message has no \"context.image\""),
         ]
         for (json, id, message) in cases {
             let error = refusal(json)
             #expect(error?.id == id, "\(json)")
             #expect(error?.description.contains(message) == true, "\(json): \(error?.description ?? "accepted")")
         }
+    }
+
+    @Test func anImageComesWithItsBytesAndTooLargeOneIsRefused() throws {
+        let bytes = Data([0x89, 0x50, 0x4e, 0x47])
+        let read = try read(#"{"id": 1, "type": "begin", "extension": "x", "context": {"kind": "image", "url": "https://a/", "image": {"url": "https://a/p.png", "type": "IMAGE/PNG", "data": "\#(bytes.base64EncodedString())"}}}"#)
+        guard case .begin(_, let context, nil) = read.kind else {
+            Issue.record("not a begin: \(read)")
+            return
+        }
+        #expect(context.image == PageContext.Image(url: URL(string: "https://a/p.png")!, mimeType: "image/png", data: bytes))
+        let items = PageItems.items(for: context, results: nil)
+        #expect(items[0].attachments?.first?.registeredTypeIdentifiers == ["public.png"] && items[0].attachments?.first?.suggestedName == "p")
+        let huge = Data(count: PageContext.maximumImageLength + 1).base64EncodedString()
+        let error = refusal(#"{"id": 2, "type": "begin", "extension": "x", "context": {"kind": "image", "url": "https://a/", "image": {"url": "https://a/p.png", "type": "image/png", "data": "\#(huge)"}}}"#)
+        #expect(error?.description.contains("at most 5242880 are taken") == true, "\(error?.description ?? "accepted")")
     }
 
     @Test func aLongTitleIsCut() throws {

@@ -1,6 +1,7 @@
 import AppexBrowser
 import AppexBrowserTesting
 import AppexCore
+import AppexTestServer
 import AppexTesting
 import Foundation
 import Testing
@@ -69,5 +70,36 @@ final class ContextMenuShareTests {
         let notes = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(notes.count == 1)
         #expect(try String(contentsOf: folder.appendingPathComponent(notes[0]), encoding: .utf8) == "Read later\nhttps://swift.org/", "the link, not the page")
+    }
+}
+
+/// An image from the context menu goes to the extension as its bytes, with its type.
+@Suite(.enabled(if: Chromium.executable != nil, "needs Chromium; .ci/run installs it"), .serialized)
+final class ContextMenuImageTests {
+    /// A PNG of one red pixel.
+    static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==")!
+
+    @Test func anImageIsSentAsItsBytesToAnExtensionThatTakesImages() async throws {
+        let session = try await BrowserSession()
+        session.server.serve(Self.png, at: "/photo.png", contentType: "image/png")
+        let (_, tab) = try await session.open(#"<!doctype html><html><head><title>Photo</title></head><body><img src="/photo.png"></body></html>"#, at: "/photo.html")
+        let photos = try await session.worker.evaluate("""
+            appex.list({ kind: "image", url: "https://example.com/", image: { url: "https://example.com/a.png", type: "image/png" } })
+                .then((extensions) => extensions.map((extension) => extension.identifier))
+            """, as: [String].self)
+        #expect(photos.contains("com.example.photos.share") && !photos.contains("com.example.texttools.pagecolour"), "\(photos)")
+        _ = try await session.worker.evaluate("""
+            appex.menuClicked({ menuItemId: "image|share|com.example.photos.share", mediaType: "image", srcUrl: \(Chromium.literal(session.url("/photo.png"))) },
+                              await chrome.tabs.get(\(tab))).then(() => true)
+            """, as: Bool.self)
+        let window = try await session.chromium.target(ofType: "page", urlPrefix: "chrome-extension://\(BrowserExtension.chromiumID)/popup.html?")
+        try await window.waitFor("document.body.dataset.outcome !== undefined", timeout: .seconds(30))
+        let status = try await window.evaluate("document.getElementById('status').textContent", as: String.self)
+        #expect(try await window.evaluate("document.body.dataset.outcome", as: String.self) == "completed", "\(status)")
+        let containers = session.test.home.containersDirectory.appendingPathComponent("com.example.photos.share")
+        let files = FileManager.default.enumerator(at: containers, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let saved = try #require(files.first { $0.deletingLastPathComponent().lastPathComponent == "Album" }, "\(files)")
+        #expect(saved.lastPathComponent == "photo.png")
+        #expect(try Data(contentsOf: saved) == Self.png)
     }
 }

@@ -8,9 +8,15 @@ import { finalize, preprocess, replaceSelection } from "./page.js";
 
 const host = new NativeHost();
 
-/** What the user acted on in `tab`: the page, or a link or selection from the context menu. */
+/** The most bytes of an image sent to an extension, as the host takes them. */
+const IMAGE_LIMIT = 5 * 1024 * 1024;
+
+/** What the user acted on in `tab`: the page, or a link, selection or image from the context menu. */
 function contextOf(tab, clicked) {
   const base = { url: tab.url, title: tab.title ?? "" };
+  if (clicked?.mediaType === "image" && clicked.srcUrl) {
+    return { ...base, kind: "image", image: { url: clicked.srcUrl, type: imageType(clicked.srcUrl) } };
+  }
   if (clicked?.linkUrl) return { ...base, kind: "link", link: clicked.linkUrl };
   if (clicked?.selectionText) return { ...base, kind: "selection", selection: clicked.selectionText };
   return { ...base, kind: "page" };
@@ -20,6 +26,28 @@ function contextOf(tab, clicked) {
 async function list(context) {
   const reply = await host.call({ type: "list", context });
   return reply.extensions;
+}
+
+/** An image's MIME type, as its address suggests it, until its bytes are fetched. */
+function imageType(url) {
+  const types = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", svg: "image/svg+xml", avif: "image/avif" };
+  const data = /^data:(image\/[\w.+-]+)[;,]/.exec(url);
+  if (data) return data[1];
+  const extension = /\.(\w+)(?:[?#]|$)/.exec(new URL(url).pathname)?.[1]?.toLowerCase();
+  return types[extension] ?? "image/png";
+}
+
+/** The image at `url`, fetched: its address, type and bytes (base64), for a request. */
+async function fetchImage(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`the image could not be fetched: the server answered ${response.status}`);
+  const blob = await response.blob();
+  if (!blob.type.startsWith("image/")) throw new Error(`${url} is not an image, but ${blob.type || "of no type"}`);
+  if (blob.size > IMAGE_LIMIT) throw new Error(`the image is ${blob.size} bytes; at most ${IMAGE_LIMIT} go to an extension`);
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = "";
+  for (let start = 0; start < bytes.length; start += 0x8000) binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  return { url, type: blob.type, data: btoa(binary) };
 }
 
 let worlds = 0;
@@ -32,6 +60,10 @@ let worlds = 0;
  */
 async function run(tabId, extension, context, report, began) {
   let results = null;
+  if (context.kind === "image" && !context.image.data) {
+    report({ event: "progress", step: "fetching", text: "Fetching the image…" });
+    context = { ...context, image: await fetchImage(context.image.url) };
+  }
   // A world of its own for each run, so that one extension's script never sees another's
   // globals, and a file run twice on one page declares its classes afresh.
   const worldId = `appex-${++worlds}-${Date.now()}`;
@@ -105,14 +137,15 @@ chrome.runtime.onConnect.addListener((port) => {
   });
 });
 
-// The context menu: one entry per extension that accepts a page, a link or a selection.
+// The context menu: one entry per extension that accepts a page, a link, a selection or an image.
 // Chromium builds menus before they open, so the entries are worked out per kind of
 // context and checked again against what the user really clicked (docs/browser.md).
-const MENU_KINDS = { page: "page", link: "link", selection: "selection" };
+const MENU_KINDS = { page: "page", link: "link", selection: "selection", image: "image" };
 const SAMPLE = {
   page: { kind: "page", url: "https://example.com/", title: "" },
   link: { kind: "link", url: "https://example.com/", link: "https://example.com/link" },
   selection: { kind: "selection", url: "https://example.com/", selection: "text" },
+  image: { kind: "image", url: "https://example.com/", image: { url: "https://example.com/picture.png", type: "image/png" } },
 };
 
 async function buildMenus() {
