@@ -46,7 +46,9 @@ public final class BrowserHost: Sendable {
     /// Serves the messages of `frames` until the browser closes the stream, then cancels
     /// the requests still running. `handled` runs as each message has been handled.
     public func serve(_ frames: some AsyncSequence<NativeMessageDecoder.Frame, Never>, handled: @escaping @Sendable () -> Void = {}) async {
-        await withTaskGroup(of: Void.self) { group in
+        // A discarding group lets go of each message's task once it is done; a plain group
+        // would keep every one until the browser leaves.
+        await withDiscardingTaskGroup { group in
             for await frame in frames {
                 group.addTask {
                     await self.receive(frame)

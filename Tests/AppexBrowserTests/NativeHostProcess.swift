@@ -9,7 +9,7 @@ import Glibc
 /// and output: for the tests of what it does with what a peer sends.
 final class NativeHostProcess {
     let process: ProcessDescriptor
-    private let input: FileDescriptor
+    let input: FileDescriptor
     private let output: FileDescriptor
     private var decoder = NativeMessageDecoder(limit: 1 << 24)
 

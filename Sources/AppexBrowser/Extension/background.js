@@ -59,10 +59,19 @@ let worlds = 0;
  * Resolves with the outcome: {outcome, message, finalized, replaced, text}.
  */
 async function run(tabId, extension, context, report, began) {
+  // Where the time goes, in milliseconds: for people, and for the benchmarks (BENCHMARKS.md).
+  const timings = {};
+  let mark = performance.now();
+  const lap = (name) => {
+    const now = performance.now();
+    timings[name] = now - mark;
+    mark = now;
+  };
   let results = null;
   if (context.kind === "image" && !context.image.data) {
     report({ event: "progress", step: "fetching", text: "Fetching the image…" });
     context = { ...context, image: await fetchImage(context.image.url) };
+    lap("image");
   }
   // A world of its own for each run, so that one extension's script never sees another's
   // globals, and a file run twice on one page declares its classes afresh.
@@ -70,7 +79,9 @@ async function run(tabId, extension, context, report, began) {
   if (extension.preprocessing) {
     report({ event: "progress", step: "preprocessing", text: `Reading the page for ${extension.name}…` });
     const script = await host.call({ type: "script", extension: extension.identifier });
+    lap("script");
     results = await preprocess(tabId, worldId, script.file, script.script);
+    lap("preprocessing");
   }
   report({ event: "progress", step: "launching", text: `Starting ${extension.name}…` });
   const request = host.start({ type: "begin", extension: extension.identifier, context, results }, (event) => {
@@ -79,13 +90,15 @@ async function run(tabId, extension, context, report, began) {
   });
   began?.(request.id);
   const end = await request.done;
+  lap("request");
   if (end.event !== "completed") {
-    return { outcome: end.event, message: end.error ?? `${extension.name} ${end.event}` };
+    return { outcome: end.event, message: end.error ?? `${extension.name} ${end.event}`, timings };
   }
-  const outcome = { outcome: "completed", message: `${extension.name} is done.` };
+  const outcome = { outcome: "completed", message: `${extension.name} is done.`, timings };
   if (end.finalize !== undefined && end.finalize !== null && extension.preprocessing) {
     const finalized = await finalize(tabId, worldId, end.finalize);
-    if (finalized?.error) return { outcome: "failed", message: finalized.error };
+    lap("finalize");
+    if (finalized?.error) return { outcome: "failed", message: finalized.error, timings };
     outcome.finalized = finalized?.finalized === true;
   }
   if (typeof end.text === "string") {
@@ -205,4 +218,4 @@ chrome.runtime.onInstalled.addListener(() => void buildMenus());
 chrome.runtime.onStartup.addListener(() => void buildMenus());
 
 // For the tests and the popup: the same entry points the menus and the button use.
-globalThis.appex = { buildMenus, menuClicked, list, contextOf };
+globalThis.appex = { buildMenus, menuClicked, list, contextOf, hello: () => host.call({ type: "hello" }) };

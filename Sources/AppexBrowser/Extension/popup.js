@@ -122,6 +122,7 @@ function finish(message) {
     $("result").textContent = message.text;
     $("result").hidden = false;
   }
+  document.body.dataset.timings = JSON.stringify(message.timings ?? {});
   document.body.dataset.outcome = message.outcome;
 }
 
