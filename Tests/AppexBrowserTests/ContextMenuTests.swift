@@ -8,7 +8,7 @@ import Testing
 
 /// The context menu's entries, chosen as Chromium's menu chooses them: the service worker's
 /// click handler, with what the user right-clicked. (A headless browser draws no menu.)
-@Suite(.enabled(if: Chromium.executable != nil, "needs Chromium; .ci/run installs it"), .serialized)
+@Suite(.needsChromium)
 final class ContextMenuTests {
     static let page = #"<!doctype html><html><head><title>Words</title></head><body><p id="words">one two three</p><p>after</p></body></html>"#
 
@@ -46,7 +46,7 @@ final class ContextMenuTests {
 
 /// A Share extension chosen from the context menu opens the popup in a window of its own,
 /// which starts it at once and shows its compose sheet.
-@Suite(.enabled(if: Chromium.executable != nil, "needs Chromium; .ci/run installs it"), .serialized)
+@Suite(.needsChromium)
 final class ContextMenuShareTests {
     @Test func aShareExtensionOpensItsSheetInAWindow() async throws {
         let session = try await BrowserSession()
@@ -74,7 +74,7 @@ final class ContextMenuShareTests {
 }
 
 /// An image from the context menu goes to the extension as its bytes, with its type.
-@Suite(.enabled(if: Chromium.executable != nil, "needs Chromium; .ci/run installs it"), .serialized)
+@Suite(.needsChromium)
 final class ContextMenuImageTests {
     /// A PNG of one red pixel.
     static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==")!

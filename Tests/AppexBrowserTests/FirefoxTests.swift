@@ -71,7 +71,8 @@ final class FirefoxSession {
     }
 }
 
-@Suite(.enabled(if: Firefox.executable != nil, "needs Firefox; .ci/run installs firefox-esr"), .serialized)
+/// One Firefox at a time: two started side by side hang their navigations.
+@Suite(.needsFirefox, .serialized)
 final class FirefoxTests {
     @Test func pageColourTurnsThePageRedInFirefox() async throws {
         let session = try await FirefoxSession()

@@ -9,7 +9,7 @@ import Testing
 /// Preprocessing files and pages that misbehave, through a real Chromium: each failure is
 /// shown in the popup, the extension is never started, and the page is left as it was. The
 /// files are installed in an app of their own, each beside the Page Colour executable.
-@Suite(.enabled(if: Chromium.executable != nil, "needs Chromium; .ci/run installs it"), .serialized)
+@Suite(.needsChromium)
 final class HostilePageTests {
     static let page = "<!doctype html><html><head><title>Target</title></head><body><p>Target</p></body></html>"
 

@@ -7,7 +7,7 @@ import Testing
 /// The seed's own example, through a real Chromium: the toolbar's popup lists Page Colour for
 /// a page, its preprocessing file runs in the page, the Action answers with a colour, and
 /// `finalize` paints the page with it.
-@Suite(.enabled(if: Chromium.executable != nil, "needs Chromium; .ci/run installs it"), .serialized)
+@Suite(.needsChromium)
 final class PageColourTests {
     static let pageColour = "com.example.texttools.pagecolour"
     static let page = """

@@ -9,7 +9,7 @@ import Testing
 /// title, address and selection, its compose sheet is drawn in the popup from the state the
 /// terminal host draws, and the post files the note in the Notes group, where the Notes
 /// widget in `appex today` shows it.
-@Suite(.enabled(if: Chromium.executable != nil, "needs Chromium; .ci/run installs it"), .serialized)
+@Suite(.needsChromium)
 final class SaveToNotesTests {
     static let notes = "com.example.notes.share"
     static let page = """
@@ -81,7 +81,7 @@ final class SaveToNotesTests {
 }
 
 /// The popup draws a configuration item's pushed list, and a pick goes back to the extension.
-@Suite(.enabled(if: Chromium.executable != nil, "needs Chromium; .ci/run installs it"), .serialized)
+@Suite(.needsChromium)
 final class ComposeListTests {
     @Test func aFolderPickedFromThePushedListIsWhereTheNoteGoes() async throws {
         let session = try await BrowserSession()
