@@ -66,6 +66,7 @@ var package = Package(
         .library(name: "AppexTransfers", targets: ["AppexTransfers"]),
         .library(name: "AppexNetworking", targets: ["AppexNetworking"]),
         .library(name: "AppexTestServer", targets: ["AppexTestServer"]),
+        .library(name: "AppexBrowserTesting", targets: ["AppexBrowserTesting"]),
         .library(name: "AppexFuzzing", targets: ["AppexFuzzing"]),
         // Apple's framework names, so that extension code written for Apple's platforms imports
         // what it always did (docs/porting.md).

@@ -110,6 +110,16 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ),
     ("Groups", [.product(name: "AppexGroups", package: appex), .product(name: "AppexTesting", package: appex), "BenchGroupsEcho"]),
     (
+        "BrowserHost",
+        [
+            .product(name: "AppexBrowser", package: appex), .product(name: "AppexBrowserTesting", package: appex),
+            .product(name: "AppexHost", package: appex), .product(name: "AppexRegistry", package: appex),
+            .product(name: "AppexSystem", package: appex), .product(name: "AppexTestServer", package: appex),
+            .product(name: "AppexTesting", package: appex), .product(name: "appex-browser", package: appex),
+            .product(name: "PageColour", package: appex),
+        ] + runtimeExecutables
+    ),
+    (
         "Install",
         [
             .product(name: "AppexCore", package: appex), .product(name: "AppexBundles", package: appex),

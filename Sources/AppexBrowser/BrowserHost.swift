@@ -73,10 +73,15 @@ public final class BrowserHost: Sendable {
         }
     }
 
-    /// Cancels every request still running: the browser has gone.
+    /// Cancels every request still running, and those still being launched once they
+    /// are: the browser has gone.
     public func cancelAll() {
         let all = running.withLock { running in
-            defer { running.removeAll() }
+            defer {
+                for (id, request) in running {
+                    if case .starting = request { running[id] = .cancelled } else { running[id] = nil }
+                }
+            }
             return Array(running.values)
         }
         for request in all { cancel(request) }
