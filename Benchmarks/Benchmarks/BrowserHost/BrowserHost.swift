@@ -22,7 +22,7 @@ import Glibc
 // - Page Colour from the click in the popup to `finalize` in the page, through Chromium, beside
 //   the same request (the web page's items, and the finalize argument read back) from the
 //   host library, as the terminal hosts make it. The extension's own timings say where the
-//   browser's time goes; teardown prints their means (BENCHMARKS.md).
+//   browser's time goes; teardown prints their medians (BENCHMARKS.md).
 
 /// A native host or `cat`, on pipes.
 final class PipedProcess {
@@ -204,8 +204,10 @@ let benchmarks: @Sendable () -> Void = {
         fixture = try await BrowserFixture()
         timings = [:]
     } teardown: {
-        let means = timings.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.2f", $0.value.reduce(0, +) / Double($0.value.count))) ms" }
-        FileHandle.standardError.write(Data("Page Colour through Chromium, the extension's mean timings: \(means.joined(separator: ", "))\n".utf8))
+        let medians = timings.sorted { $0.key < $1.key }.map { step, values in
+            "\(step) \(String(format: "%.2f", values.sorted()[values.count / 2])) ms"
+        }
+        FileHandle.standardError.write(Data("Page Colour through Chromium, the extension's median timings: \(medians.joined(separator: ", "))\n".utf8))
         await fixture?.stop()
         fixture = nil
     }

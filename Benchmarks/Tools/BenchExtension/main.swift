@@ -14,10 +14,10 @@ import Foundation
 import Glibc
 #endif
 
-final class Handler: NSExtensionRequestHandling {
+final class Handler: NSObject, NSExtensionRequestHandling {
     func beginRequest(with context: NSExtensionContext) {
         let began = Reply.now()
-        let item = context.inputItems.first
+        let item = context.inputItems.first as? NSExtensionItem
         let provider = item?.attachments?.first
         if let provider, provider.registeredTypeIdentifiers.first == "public.data" {
             provider.loadDataRepresentation(forTypeIdentifier: "public.data") { data, error in
