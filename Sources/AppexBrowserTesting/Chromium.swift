@@ -127,9 +127,8 @@ public final class Chromium: Sendable {
     /// Closes the browser, and kills it if it doesn't close within 5 s.
     public func close() {
         let closing = Task { [pipe] in _ = try? await pipe.call("Browser.close") }
-        if !process.waitForExit(timeoutMilliseconds: 5_000) { process.kill() }
+        process.end(graceMilliseconds: 5_000)
         closing.cancel()
-        _ = process.reap()
     }
 
     /// `text` as a JavaScript string literal.

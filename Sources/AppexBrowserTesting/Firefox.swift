@@ -69,8 +69,7 @@ public final class Firefox: Sendable {
                 return firefox
             }
             guard ContinuousClock.now < deadline, !process.hasExited else {
-                process.kill()
-                _ = process.reap()
+                process.end(graceMilliseconds: 0)
                 throw DevToolsError("Firefox did not start Marionette; its log: \((try? String(contentsOf: profile.appendingPathComponent("firefox.log"), encoding: .utf8))?.suffix(2000) ?? "")")
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -158,7 +157,6 @@ public final class Firefox: Sendable {
     /// Quits the browser, and kills it if it doesn't quit within 10 s.
     public func close() {
         _ = try? marionette.call("Marionette:Quit", ["flags": ["eForceQuit"]])
-        if !process.waitForExit(timeoutMilliseconds: 10_000) { process.kill() }
-        _ = process.reap()
+        process.end(graceMilliseconds: 10_000)
     }
 }

@@ -96,6 +96,18 @@ public final class ProcessDescriptor: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Waits up to `graceMilliseconds` for this child to exit, then kills it and waits for
+    /// that, and reaps it: a child is never left a zombie, which would keep anything that
+    /// waits for any child (as swift-testing's exit tests do) from seeing the one it awaits.
+    @discardableResult
+    public func end(graceMilliseconds: Int32) -> ExitStatus? {
+        if !waitForExit(timeoutMilliseconds: graceMilliseconds) {
+            kill()
+            waitForExit(timeoutMilliseconds: -1)
+        }
+        return reap()
+    }
+
     /// Reaps this child if it has exited, returning how it ended; nil while it runs.
     /// Only the parent can reap; for other processes this returns nil.
     public func reap() -> ExitStatus? {

@@ -31,8 +31,7 @@ final class NativeHostProcess {
     deinit {
         input.close()
         output.close()
-        if !process.waitForExit(timeoutMilliseconds: 5_000) { process.kill() }
-        _ = process.reap()
+        process.end(graceMilliseconds: 5_000)
     }
 
     /// Writes raw bytes to the host.

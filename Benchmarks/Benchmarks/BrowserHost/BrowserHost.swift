@@ -57,8 +57,7 @@ final class PipedProcess {
     func close() {
         input.close()
         output.close()
-        if !process.waitForExit(timeoutMilliseconds: 5_000) { process.kill() }
-        _ = process.reap()
+        process.end(graceMilliseconds: 5_000)
     }
 }
 
