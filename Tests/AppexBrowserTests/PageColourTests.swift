@@ -29,6 +29,24 @@ final class PageColourTests {
         try await session.screenshot(page, as: "page-after-finalize")
     }
 
+    /// The popup lists what the user enabled, in the user's order: `appex disable` takes an
+    /// extension out, and `appex order` puts one first.
+    @Test func thePopupFollowsTheUsersChoices() async throws {
+        let session = try await BrowserSession()
+        let (_, tab) = try await session.open(Self.page, at: "/choices.html")
+        try #require(try await session.listed(in: session.popup(for: tab)) == ["com.example.notes.share", Self.pageColour])
+
+        #expect(try await session.appex.run(["disable", Self.pageColour]).status == 0)
+        #expect(try await session.listed(in: session.popup(for: tab)) == ["com.example.notes.share"])
+
+        #expect(try await session.appex.run(["enable", Self.pageColour]).status == 0)
+        let counter = "com.example.hostile.counter"
+        try await HostilePageTests.installHostileApp(in: session)
+        #expect(try await session.appex.run(["order", "--point", "action", counter, Self.pageColour]).status == 0)
+        let listed = try await session.listed(in: session.popup(for: tab))
+        #expect(listed.first == "com.example.notes.share" && listed.dropFirst().prefix(2) == [counter, Self.pageColour], "\(listed)")
+    }
+
     /// Until the user allows user scripts, the popup says how, and nothing runs.
     @Test func withoutUserScriptsThePopupSaysWhatToTurnOn() async throws {
         let session = try await BrowserSession(allowingUserScripts: false)

@@ -145,7 +145,10 @@ import Testing
             Issue.record("expected the memory limit, got \(outcome)")
             return
         }
-        #expect(limit == UInt64(Int.mebibytes(40)))
+        // The footprint watch ends it at the declared 40 MiB; on a loaded machine the extension
+        // can outrun the watch's 50 ms and meet its cgroup's hard limit first, 40 MiB and a
+        // quarter but at least 16 MiB more (docs/runtime.md): either is the declared limit enforced.
+        #expect([UInt64(Int.mebibytes(40)), UInt64(Int.mebibytes(56))].contains(limit), "\(limit)")
     }
 
     @Test func anExtensionOfAPointMadePrivateIsRefusedWithTheReason() async throws {
