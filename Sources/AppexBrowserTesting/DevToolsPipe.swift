@@ -41,17 +41,30 @@ public final class DevToolsPipe: Sendable {
         thread.start()
     }
 
+    /// How long a command waits for its answer before it throws: a browser that stops
+    /// answering fails the test that asked, rather than holding the whole run.
+    public static let answerDeadline = Duration.seconds(60)
+
     /// Sends `method` with `parameters`, to the target session `session` if given, and
-    /// returns the result; throws the browser's error.
+    /// returns the result; throws the browser's error, or ``answerDeadline``'s.
     public func call(_ method: String, _ parameters: [String: any Sendable] = [:], session: String? = nil) async throws -> Object {
-        try await withCheckedThrowingContinuation { continuation in
-            let id = state.withLock { state -> Int? in
-                guard state.closed == nil else { return nil }
-                defer { state.nextID += 1 }
-                state.pending[state.nextID] = continuation
-                return state.nextID
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let deadline = Task { [weak self] in
+            try await Task.sleep(for: Self.answerDeadline)
+            self?.state.withLock { $0.pending.removeValue(forKey: id) }?
+                .resume(throwing: DevToolsError("\(method) got no answer from the browser within \(Self.answerDeadline)"))
+        }
+        defer { deadline.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let open = state.withLock { state -> Bool in
+                guard state.closed == nil else { return false }
+                state.pending[id] = continuation
+                return true
             }
-            guard let id else { return continuation.resume(throwing: DevToolsError("the browser has gone: \(state.withLock { $0.closed ?? "" })")) }
+            guard open else { return continuation.resume(throwing: DevToolsError("the browser has gone: \(state.withLock { $0.closed ?? "" })")) }
             var message: [String: Any] = ["id": id, "method": method, "params": parameters]
             if let session { message["sessionId"] = session }
             do {

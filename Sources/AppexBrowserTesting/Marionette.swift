@@ -30,6 +30,9 @@ public final class Marionette: Sendable {
             Glibc.close(socket)
             throw DevToolsError("can't connect to Marionette on port \(port): \(String(cString: strerror(errno)))")
         }
+        // A browser that stops answering fails the test that asked, rather than holding the run.
+        var deadline = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &deadline, socklen_t(MemoryLayout<timeval>.size))
         let greeting = try receive()
         guard (greeting as? [String: Any])?["applicationType"] as? String == "gecko" else { throw DevToolsError("port \(port) is not Marionette: \(greeting)") }
     }
@@ -80,7 +83,7 @@ public final class Marionette: Sendable {
             }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { Glibc.recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw DevToolsError("Marionette closed its connection") }
+            guard count > 0 else { throw DevToolsError(count < 0 && errno == EAGAIN ? "Firefox gave no answer within 60 s" : "Marionette closed its connection") }
             state.withLock { $0.buffer.append(contentsOf: chunk[..<count]) }
         }
     }

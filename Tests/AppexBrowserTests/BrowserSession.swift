@@ -37,7 +37,9 @@ final class BrowserSession {
     }
 
     deinit {
-        chromium.close()
+        // Closing waits for the browser, which must not hold a thread of the cooperative pool.
+        let chromium = chromium
+        Thread { chromium.close() }.start()
         let server = server
         Task { await server.stop() }
         for pid in test.daemonProcessIDs() { kill(pid, SIGKILL) }

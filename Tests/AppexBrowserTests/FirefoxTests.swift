@@ -38,7 +38,9 @@ final class FirefoxSession {
     }
 
     deinit {
-        firefox.close()
+        // Closing waits for the browser, which must not hold a thread of the cooperative pool.
+        let firefox = firefox
+        Thread { firefox.close() }.start()
         let server = server
         Task { await server.stop() }
         for pid in test.daemonProcessIDs() { kill(pid, SIGKILL) }
