@@ -176,7 +176,7 @@ var package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // A real Chromium, headless, driven over its DevTools pipe, for the browser host's tests and benchmarks.
-        .target(name: "AppexBrowserTesting", dependencies: ["AppexLocking", "AppexSystem"]),
+        .target(name: "AppexBrowserTesting", dependencies: ["AppexLocking", "AppexCore", "AppexSystem"]),
         // What must hold for each parser that faces untrusted input, whatever bytes it is
         // given: libFuzzer drives it from Fuzz/, and AppexFuzzingTests replays the seeds.
         .target(name: "AppexFuzzing", dependencies: ["AppexBrowser", "AppexBundles", "AppexCore", "AppexItems", "AppexToday", "AppexWire"]),

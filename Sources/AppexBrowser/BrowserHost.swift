@@ -99,7 +99,7 @@ public final class BrowserHost: Sendable {
         case .list(let context):
             reply(.extensions(id: id, try await listings(for: context, id: id)))
         case .script(let identifier):
-            let summary = try await lookUp(identifier, id: id)
+            let summary = try await lookUp(identifier, id: id).summary
             guard !summary.javaScriptPreprocessingFile.isEmpty else {
                 throw BrowserMessageError(id: id, "\(summary.displayName) (\(identifier)) has no NSExtensionJavaScriptPreprocessingFile")
             }
@@ -168,9 +168,9 @@ public final class BrowserHost: Sendable {
         return listings
     }
 
-    private func lookUp(_ identifier: String, id: Int) async throws(BrowserMessageError) -> ExtensionSummary {
+    private func lookUp(_ identifier: String, id: Int) async throws(BrowserMessageError) -> NSExtension {
         do {
-            return try await NSExtension.extension(withIdentifier: identifier, home: home).summary
+            return try await NSExtension.extension(withIdentifier: identifier, home: home)
         } catch {
             throw BrowserMessageError(id: id, ErrorText.describe(error))
         }
@@ -179,12 +179,7 @@ public final class BrowserHost: Sendable {
     // MARK: Requests
 
     private func begin(id: Int, identifier: String, context: PageContext, results: [String: PropertyListValue]?) async throws(BrowserMessageError) {
-        let chosen: NSExtension
-        do {
-            chosen = try await NSExtension.extension(withIdentifier: identifier, home: home)
-        } catch {
-            throw BrowserMessageError(id: id, ErrorText.describe(error))
-        }
+        let chosen = try await lookUp(identifier, id: id)
         let point = chosen.summary.point
         guard point == ExtensionPoint.share.id || point == ExtensionPoint.action.id else {
             throw BrowserMessageError(id: id, "\(chosen.summary.displayName) (\(identifier)) is not a Share or Action extension; a browser sends only to those")

@@ -1,4 +1,5 @@
 import AppexLocking
+import AppexSystem
 import Foundation
 import Glibc
 
@@ -10,7 +11,8 @@ import Glibc
 /// held in its pipe, not in the host's memory.
 public final class NativeMessageChannel: Sendable {
     private let input: Int32
-    private let output: Int32
+    /// Standard output, which the channel writes for the life of the process.
+    private let output: FileDescriptor
     private let writing = Locked(())
     private let credits: DispatchSemaphore
     /// How many messages may be handled at once.
@@ -18,7 +20,7 @@ public final class NativeMessageChannel: Sendable {
 
     public init(input: Int32 = 0, output: Int32 = 1, window: Int = 64) {
         self.input = input
-        self.output = output
+        self.output = FileDescriptor(owning: output)
         self.window = window
         credits = DispatchSemaphore(value: window)
     }
@@ -56,16 +58,6 @@ public final class NativeMessageChannel: Sendable {
     /// host ends when its input does.
     public func write(_ message: [UInt8]) {
         let framed = NativeMessageDecoder.frame(message)
-        writing.withLock { _ in
-            var written = 0
-            framed.withUnsafeBytes { bytes in
-                while written < bytes.count {
-                    let count = Glibc.write(output, bytes.baseAddress! + written, bytes.count - written)
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { return }
-                    written += count
-                }
-            }
-        }
+        writing.withLock { _ in _ = try? output.write(framed) }
     }
 }

@@ -50,8 +50,9 @@ public enum PageItems {
             }
             return nil
         }
+        // A `data:` URL's "path" is the image itself, megabytes of it: no name to suggest.
         let name = image.url.deletingPathExtension().lastPathComponent
-        if !name.isEmpty, name != "/" { provider.suggestedName = name }
+        if image.url.scheme != "data", !name.isEmpty, name != "/", name.utf8.count <= 200 { provider.suggestedName = name }
         return provider
     }
 

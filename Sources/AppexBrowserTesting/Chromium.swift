@@ -1,3 +1,4 @@
+import AppexCore
 public import AppexSystem
 public import Foundation
 import Glibc
@@ -25,12 +26,10 @@ public final class Chromium: Sendable {
         self.profile = profile
     }
 
-    /// The Chromium program: `APPEX_CHROMIUM`, or `chromium` on `PATH`; nil if neither.
+    /// The Chromium program, found as Appex finds its own programs (`CompanionProgram`):
+    /// `APPEX_CHROMIUM`, or `chromium` beside this program or on `PATH`; nil if none.
     public static var executable: String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["APPEX_CHROMIUM"], !path.isEmpty { return path }
-        return (environment["PATH"] ?? "/usr/bin").split(separator: ":").map { "\($0)/chromium" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        CompanionProgram(name: "chromium", variable: "APPEX_CHROMIUM").locate()
     }
 
     /// Starts a headless Chromium with `profile` as its profile folder and the unpacked

@@ -1,3 +1,4 @@
+import AppexCore
 public import AppexSystem
 public import Foundation
 import Glibc
@@ -23,13 +24,10 @@ public final class Firefox: Sendable {
         self.profile = profile
     }
 
-    /// The Firefox program: `APPEX_FIREFOX`, or `firefox-esr` or `firefox` on `PATH`; nil if none.
+    /// The Firefox program, found as Appex finds its own programs: `APPEX_FIREFOX`, or
+    /// `firefox-esr`, else `firefox`, beside this program or on `PATH`; nil if none.
     public static var executable: String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["APPEX_FIREFOX"], !path.isEmpty { return path }
-        let folders = (environment["PATH"] ?? "/usr/bin").split(separator: ":")
-        return ["firefox-esr", "firefox"].lazy.flatMap { name in folders.map { "\($0)/\(name)" } }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        ["firefox-esr", "firefox"].lazy.compactMap { CompanionProgram(name: $0, variable: "APPEX_FIREFOX").locate() }.first
     }
 
     /// Starts a headless Firefox with a new profile at `profile`, for the extension
