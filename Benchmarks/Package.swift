@@ -38,6 +38,7 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // Corpus rules and fixtures (bundles, a 10,000-extension home) the benchmarks share.
@@ -75,6 +76,8 @@ let package = Package(
 /// Every benchmark target: `Benchmarks/<Name>/`, built with the benchmark plugin.
 let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("Activation", [.product(name: "AppexCore", package: appex)]),
+    ("Wire", [.product(name: "AppexWire", package: appex), .product(name: "AppexWireSchema", package: appex),
+              .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     (
         "ShareQuery",
         [

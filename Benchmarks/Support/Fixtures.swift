@@ -76,6 +76,10 @@ public enum ShareHome {
         /// Every extension's rule is distinct (a UTI string or a count varies per extension),
         /// so nothing is deduplicated: the worst case.
         case distinct
+        /// As `distinct`, but a predicate's own conjunct reads the items (a SUBQUERY testing
+        /// the attachments against a type of the extension's own), so no set of rules can
+        /// share or fold it. Evaluated by QueryProfile's `--evaluate`; no home is installed.
+        case distinctTypes = "distinct-types"
     }
 
     /// The rule of each of the 10,000 extensions, in install order.
@@ -83,20 +87,30 @@ public enum ShareHome {
         let scratch = try TemporaryDirectory(prefix: "appex-bench-probe")
         var weighted: [PropertyListValue] = []
         for entry in try CorpusRules.load(point: point) where try Fixtures.installs(entry.rule, in: scratch.url) {
-            guard variant == .distinct else {
-                weighted += Array(repeating: entry.rule, count: entry.occurrences)
-                continue
-            }
-            // Keep only rules whose distinct form also installs (checked on one instance).
-            if try Fixtures.installs(distinct(entry.rule, 0), in: scratch.url) {
+            // Keep only rules whose form in this variant also installs (checked on one instance).
+            if try variant == .corpus || Fixtures.installs(form(entry.rule, 0, variant), in: scratch.url) {
                 weighted += Array(repeating: entry.rule, count: entry.occurrences)
             }
         }
         precondition(!weighted.isEmpty, "no share-services rule of the corpus installs")
-        return (0..<extensionCount).map { index in
-            let rule = weighted[index % weighted.count]
-            return variant == .distinct ? distinct(rule, index) : rule
+        return (0..<extensionCount).map { index in form(weighted[index % weighted.count], index, variant) }
+    }
+
+    /// `rule` as extension `index` of `variant` holds it.
+    static func form(_ rule: PropertyListValue, _ index: Int, _ variant: Variant) -> PropertyListValue {
+        switch variant {
+        case .corpus: rule
+        case .distinct: distinct(rule, index)
+        case .distinctTypes: distinctReadingItems(rule, index)
         }
+    }
+
+    /// As ``distinct(_:_:)``, but a predicate's conjunct tests the shared items against a type
+    /// of the extension's own, which none of them conforms to.
+    public static func distinctReadingItems(_ rule: PropertyListValue, _ index: Int) -> PropertyListValue {
+        guard case .string(let format) = rule else { return distinct(rule, index) }
+        return .string("(\(format)) AND SUBQUERY(extensionItems, $item, SUBQUERY($item.attachments, $a, ANY $a.registeredTypeIdentifiers "
+                       + "UTI-CONFORMS-TO \"com.example.bench.type\(index)\").@count > 0).@count == 0")
     }
 
     /// `rule`, made distinct for extension `index` without changing what a one-attachment

@@ -36,6 +36,10 @@ public final class BrowserHost: Sendable {
     private let version: String
     private let send: Send
     private let running = Locked<[Int: Running]>([:])
+    /// The extensions the last lists offered, by identifier, so that the `script` and
+    /// `begin` after a list don't ask appexd again. appexd still decides at `begin`: an
+    /// extension disabled or removed since is refused there.
+    private let listed = Locked<[String: NSExtension]>([:])
 
     public init(home: AppexHome = .current, version: String, send: @escaping Send) {
         self.home = home
@@ -99,16 +103,8 @@ public final class BrowserHost: Sendable {
         case .list(let context):
             reply(.extensions(id: id, try await listings(for: context, id: id)))
         case .script(let identifier):
-            let summary = try await lookUp(identifier, id: id).summary
-            guard !summary.javaScriptPreprocessingFile.isEmpty else {
-                throw BrowserMessageError(id: id, "\(summary.displayName) (\(identifier)) has no NSExtensionJavaScriptPreprocessingFile")
-            }
-            do throws(PreprocessingFileError) {
-                let file = try PreprocessingFile.read(summary.javaScriptPreprocessingFile, inExtensionAt: URL(fileURLWithPath: summary.bundlePath))
-                reply(.script(id: id, file: file.fileName, source: file.source))
-            } catch {
-                throw BrowserMessageError(id: id, "\(summary.displayName)'s preprocessing file can't be used: \(error)")
-            }
+            let file = try await preprocessingFile(of: identifier, id: id)
+            reply(.script(id: id, file: file.fileName, source: file.source))
         case .begin(let identifier, let context, let results):
             try await begin(id: id, identifier: identifier, context: context, results: results)
         case .compose(let requestID, let message):
@@ -157,6 +153,7 @@ public final class BrowserHost: Sendable {
                 guard !plain.isEmpty || !withPage.isEmpty else { continue }
                 for candidate in try await NSExtension.installedExtensions(ofPoint: point.id, home: home)
                 where plain.contains(candidate.identifier) || withPage.contains(candidate.identifier) {
+                    listed.withLock { $0[candidate.identifier] = candidate }
                     listings.append(BrowserReply.Listing(identifier: candidate.identifier, name: candidate.summary.displayName,
                                                          point: point == .share ? "share" : "action", app: candidate.summary.containingApp,
                                                          preprocessing: withPage.contains(candidate.identifier)))
@@ -168,11 +165,36 @@ public final class BrowserHost: Sendable {
         return listings
     }
 
-    private func lookUp(_ identifier: String, id: Int) async throws(BrowserMessageError) -> NSExtension {
+    /// The extension `identifier`, as the last list offered it, or else as appexd has it now.
+    private func lookUp(_ identifier: String, id: Int, afresh: Bool = false) async throws(BrowserMessageError) -> NSExtension {
+        if !afresh, let known = listed.withLock({ $0[identifier] }) { return known }
         do {
-            return try await NSExtension.extension(withIdentifier: identifier, home: home)
+            let found = try await NSExtension.extension(withIdentifier: identifier, home: home)
+            listed.withLock { $0[identifier] = found }
+            return found
         } catch {
+            listed.withLock { $0[identifier] = nil }
             throw BrowserMessageError(id: id, ErrorText.describe(error))
+        }
+    }
+
+    /// The preprocessing file of `identifier`, read from its bundle. If it can't be read
+    /// where the last list saw the bundle, appexd is asked again: the app may have been
+    /// updated since.
+    private func preprocessingFile(of identifier: String, id: Int) async throws(BrowserMessageError) -> PreprocessingFile {
+        var afresh = false
+        while true {
+            let summary = try await lookUp(identifier, id: id, afresh: afresh).summary
+            guard !summary.javaScriptPreprocessingFile.isEmpty else {
+                throw BrowserMessageError(id: id, "\(summary.displayName) (\(identifier)) has no NSExtensionJavaScriptPreprocessingFile")
+            }
+            do throws(PreprocessingFileError) {
+                return try PreprocessingFile.read(summary.javaScriptPreprocessingFile, inExtensionAt: URL(fileURLWithPath: summary.bundlePath))
+            } catch where !afresh {
+                afresh = true
+            } catch {
+                throw BrowserMessageError(id: id, "\(summary.displayName)'s preprocessing file can't be used: \(error)")
+            }
         }
     }
 

@@ -60,7 +60,7 @@ public struct BrowserSetup: Sendable {
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try NativeMessagingManifest(for: browser, hostPath: hostPath).json.write(to: file, options: .atomic)
             } catch {
-                throw BrowserSetupError("can't write \(file.path) for \(browser.displayName): \(error.localizedDescription)")
+                throw BrowserSetupError("can't write \(file.path) for \(browser.displayName): \(FileErrorText.describe(error))")
             }
             written.append(file)
         }
@@ -70,7 +70,7 @@ public struct BrowserSetup: Sendable {
             do {
                 manifest = try BrowserExtension.firefoxManifest()
             } catch {
-                throw BrowserSetupError("can't make the Firefox extension's manifest: \(error.localizedDescription)")
+                throw BrowserSetupError("can't make the Firefox extension's manifest: \(FileErrorText.describe(error))")
             }
             try copyExtension(to: firefoxExtensionFolder, manifest: manifest)
             try pack(firefoxExtensionFolder, into: firefoxPackage)
@@ -92,7 +92,7 @@ public struct BrowserSetup: Sendable {
                 try FileManager.default.moveItem(at: staging, to: folder)
             }
         } catch {
-            throw BrowserSetupError("can't copy the browser extension to \(folder.path): \(error.localizedDescription)")
+            throw BrowserSetupError("can't copy the browser extension to \(folder.path): \(FileErrorText.describe(error))")
         }
     }
 

@@ -51,7 +51,7 @@ public struct BundleAssembler: Sendable {
             try? fileManager.removeItem(at: staging)
             try fileManager.copyItem(at: template, to: staging)
         } catch {
-            throw BundleAssemblyError("can't copy \(template.path) to \(folder.path): \(error.localizedDescription)")
+            throw BundleAssemblyError("can't copy \(template.path) to \(folder.path): \(FileErrorText.describe(error))")
         }
         do {
             try fill(staging, named: name)
@@ -60,7 +60,7 @@ public struct BundleAssembler: Sendable {
         } catch {
             try? fileManager.removeItem(at: staging)
             if let error = error as? BundleAssemblyError { throw error }
-            throw BundleAssemblyError("can't assemble \(name): \(error.localizedDescription)")
+            throw BundleAssemblyError("can't assemble \(name): \(FileErrorText.describe(error))")
         }
         return output
     }

@@ -40,6 +40,9 @@ struct ExtensionProcessRecord: Sendable {
     var hostWasAskedToClose = false
     /// Why the supervisor ended it, if it did: reported to the host when it exits.
     var endReason: Interruption?
+    /// Set when its host went away, so appexd ended it: how many of the host's requests it
+    /// had not answered.
+    var hostLeftUnanswered: Int?
     /// What the extension said when it could not start.
     var launchFailure: ErrorInfo?
     /// The resident memory last measured.

@@ -30,7 +30,7 @@ enum GroupContainers {
         do {
             try AppexHome.prepareContainer(at: url)
         } catch {
-            return refusal("the container of \(group) could not be made at \(url.path): \(error.localizedDescription)")
+            return refusal("the container of \(group) could not be made at \(url.path): \(FileErrorText.describe(error))")
         }
         return GroupContainerResult(call: query.call, path: url.path)
     }

@@ -63,7 +63,12 @@ final class Supervisor: Sendable {
         let orphans = state.withLock { state -> [UInt64] in
             state.clients[id] = nil
             let sessions = state.processes.values.filter { $0.hostID == id }.map(\.sessionID)
-            for session in sessions { state.processes[session]?.requests.removeAll() }
+            for session in sessions {
+                guard var record = state.processes[session] else { continue }
+                record.hostLeftUnanswered = record.requests.count
+                record.requests.removeAll()
+                state.processes[session] = record
+            }
             return sessions
         }
         transferSessions.detach(id)
@@ -338,7 +343,13 @@ final class Supervisor: Sendable {
         let reason = record.interruption(exitStatus: status)
         // An end the extension didn't choose goes in the log, where `appex log ID` finds it
         // beside what the extension wrote last.
-        if record.endedAbnormally(exitStatus: status) {
+        if let unanswered = record.hostLeftUnanswered, status == .signaled(SIGKILL, coreDumped: false) || status == .exited(0) {
+            // Killed for its host's going, or ended by itself as its session closed: no crash,
+            // and said only if requests were cut short.
+            if unanswered > 0 {
+                DaemonLog.write(line: "appexd: \(record.label) was ended because its host went away with \(unanswered) request\(unanswered == 1 ? "" : "s") unanswered (pid \(record.process.processID))")
+            }
+        } else if record.endedAbnormally(exitStatus: status) {
             DaemonLog.write(line: "appexd: \(reason.message) (pid \(record.process.processID))")
         }
         // A host that sends requests straight on its sessions learns of every session's end,

@@ -1,8 +1,10 @@
 import AppexCore
+import Foundation
 
 /// NSPredicate activation rules, as an extension's Info.plist may hold any text: the parser
 /// accepts or refuses with a position inside the rule, and what it accepts lints and
-/// evaluates, the same way each time, against items of every shape.
+/// evaluates, the same way each time and the same way in an ``ActivationRuleSet``, against
+/// items of every shape.
 enum PredicateFuzzing {
     static func check(_ input: [UInt8]) throws(InvariantViolation) {
         let format = String(decoding: input, as: UTF8.self)
@@ -21,9 +23,20 @@ enum PredicateFuzzing {
             return
         }
         _ = ActivationRuleLint.check(rule, types: .system)
+        // In a set beside rules that share its comparisons (negated, and after a SUBQUERY that
+        // moves its variables' slots) or their shapes (other types), each answers as it does alone.
+        let companions = ["NOT (\(format)\n)", "SUBQUERY(extensionItems, $fuzz, TRUEPREDICATE).@count >= 0 AND (\(format)\n)",
+                          format.replacingOccurrences(of: "image", with: "movie"), format.replacingOccurrences(of: "public.", with: "com.example.")]
+        let rules = [rule] + companions.compactMap { try? ActivationRule(predicateFormat: $0) }
+        let set = ActivationRuleSet(rules)
         for context in contexts {
             let first = rule.matches(context)
             try InvariantViolation.require(rule.matches(context) == first, "the rule matched the same items once and not again")
+            let together = set.matches(context)
+            for (index, member) in rules.enumerated() {
+                try InvariantViolation.require(together[index] == member.matches(context),
+                                               "in a rule set, \(member.source) answered \(together[index]), and alone the opposite")
+            }
         }
     }
 

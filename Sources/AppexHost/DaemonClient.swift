@@ -34,15 +34,34 @@ public final class DaemonClient: Sendable {
         self.version = welcome.version
     }
 
+    /// How ``stopDaemon(home:timeout:killing:)`` went.
+    public enum DaemonStop: Sendable, Hashable {
+        /// No daemon served the home.
+        case notRunning
+        /// The daemon `pid` ended within the timeout.
+        case stopped(pid: Int32)
+        /// The daemon `pid` outlived the timeout and was killed (SIGKILL).
+        case killed(pid: Int32)
+        /// The daemon `pid` was still running when the wait ended.
+        case stillRunning(pid: Int32)
+    }
+
     /// Stops the daemon of `home`, if one runs: SIGTERM, then a wait of up to `timeout` for
-    /// it to exit, so that nothing it ran writes into the home afterwards. Returns false if it
-    /// was still running when the wait ended.
+    /// it to exit, so that nothing it ran writes into the home afterwards. With `killing`,
+    /// one that outlives the wait is sent SIGKILL, and waited for 5 s more.
     @discardableResult
-    public static func stopDaemon(home: AppexHome, timeout: Duration = .seconds(10)) async -> Bool {
-        guard let daemon = try? await connect(home: home, role: .cli, startIfNeeded: false) else { return true }
+    public static func stopDaemon(home: AppexHome, timeout: Duration = .seconds(10), killing: Bool = false) async -> DaemonStop {
+        guard let daemon = try? await connect(home: home, role: .cli, startIfNeeded: false) else { return .notRunning }
         let pid = daemon.daemonPID
         daemon.close()
         kill(pid, SIGTERM)
+        if await waitForExit(pid, timeout: timeout) { return .stopped(pid: pid) }
+        guard killing else { return .stillRunning(pid: pid) }
+        kill(pid, SIGKILL)
+        return await waitForExit(pid, timeout: .seconds(5)) ? .killed(pid: pid) : .stillRunning(pid: pid)
+    }
+
+    private static func waitForExit(_ pid: Int32, timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !ProcessTree.hasExited(pid) {
             guard ContinuousClock.now < deadline else { return false }

@@ -292,12 +292,26 @@ final class RequestBroker: Sendable {
     /// compose sheet, say) when its host started it as a plain request, which would
     /// otherwise wait for an answer that can't come.
     private func refuseConversation(_ message: PointMessage, session: UInt64) {
-        let name = state.withLock { $0.sessions[session]?.extensionIdentifier } ?? "the extension"
+        let (name, point) = state.withLock { state in
+            (state.sessions[session]?.extensionIdentifier ?? "the extension", state.requests[message.requestID]?.owner?.summary.point)
+        }
         let error = AppexErrorDomain.runtimeError(
             5, "\(name) sent its point's \"\(message.name)\" message, which this host doesn't take: the extension waits for a host that talks with it while it runs",
-            recovery: "Use a host that draws the point's interface: `appex share` for a Share extension's compose sheet, or beginInteractiveRequest(withInputItems:) (AppexShare's ComposeSession) in an app.")
+            recovery: Self.interactiveHosts(of: point))
         if finish(message.requestID, .cancelled(error.nsError), inSession: session, notifyDaemon: false) {
             try? daemon.connection.send(.cancelRequest(RequestReference(message.requestID)))
+        }
+    }
+
+    /// Where an extension of `point` that talks while it runs finds a host that answers it.
+    private static func interactiveHosts(of point: String?) -> String {
+        switch point {
+        case ExtensionPoint.share.id?:
+            "Use a host that draws a Share extension's compose sheet: `appex share`, or beginInteractiveRequest(withInputItems:) (AppexShare's ComposeSession) in an app."
+        case ExtensionPoint.today.id?:
+            "Use a host that shows Today widgets: `appex today`, or AppexToday's WidgetSession in an app."
+        default:
+            "Use a host that draws the point's interface, with beginInteractiveRequest(withInputItems:)."
         }
     }
 

@@ -29,6 +29,14 @@ public final class DescriptorBudget: Sendable {
         var held: [ObjectIdentifier: (peer: Int32, count: Int, refuse: @Sendable (WireError) -> Void)] = [:]
         var byPeer: [Int32: Int] = [:]
         var total = 0
+
+        /// Takes `connection`'s descriptors off the books.
+        mutating func forget(_ connection: ObjectIdentifier) {
+            guard let entry = held.removeValue(forKey: connection) else { return }
+            byPeer[entry.peer, default: 0] -= entry.count
+            if byPeer[entry.peer] == 0 { byPeer[entry.peer] = nil }
+            total -= entry.count
+        }
     }
 
     public init(perPeer: Int, total: Int) {
@@ -64,15 +72,16 @@ public final class DescriptorBudget: Sendable {
             state.total += count - previous
             let peerHolds = state.byPeer[peer] ?? 0
             if count > previous, peerHolds > perPeer {
+                // Refused, so closed with its descriptors: they leave the books now, not when the
+                // connection gets round to closing, lest they push the total over and evict a
+                // connection within its share.
+                state.forget(connection)
                 return (WireError(.descriptorLimit, at: offset, "process \(peer) holds \(peerHolds) descriptors in frames it has not finished, "
                                   + "more than the \(perPeer) one process may"), [])
             }
             var evicted: [(@Sendable (WireError) -> Void, WireError)] = []
             while state.total > total, let heaviest = state.held.max(by: { $0.value.count < $1.value.count }) {
-                state.held[heaviest.key] = nil
-                state.byPeer[heaviest.value.peer, default: 0] -= heaviest.value.count
-                if state.byPeer[heaviest.value.peer] == 0 { state.byPeer[heaviest.value.peer] = nil }
-                state.total -= heaviest.value.count
+                state.forget(heaviest.key)
                 evicted.append((heaviest.value.refuse, WireError(
                     .descriptorLimit, at: 0, "it held \(heaviest.value.count) descriptors in a frame it had not finished while all peers held more than "
                         + "the \(total) allowed together; it held the most")))

@@ -83,7 +83,7 @@ enum PrincipalClass {
         } catch let failure as Failure {
             throw failure
         } catch {
-            throw Failure(message: "\(plistURL.path) could not be read: \(error.localizedDescription)", recovery: "Reinstall the app.")
+            throw Failure(message: "\(plistURL.path) could not be read: \(FileErrorText.describe(error))", recovery: "Reinstall the app.")
         }
         return Declaration(identifier: info["CFBundleIdentifier"] as? String ?? "",
                            className: (info["NSExtension"] as? [String: Any])?["NSExtensionPrincipalClass"] as? String,

@@ -12,11 +12,28 @@ extension Registry {
         /// the user's word that both apps come from one vendor. Apple binds a group to the
         /// team that registered it; with no signatures, Appex asks the user instead.
         public var sharedGroups: Set<String>
+        /// Told each step as the install reaches it, for a progress line.
+        public var progress: (@Sendable (InstallStep) -> Void)?
 
-        public init(allowDowngrade: Bool = false, sharedGroups: Set<String> = []) {
+        public init(allowDowngrade: Bool = false, sharedGroups: Set<String> = [], progress: (@Sendable (InstallStep) -> Void)? = nil) {
             self.allowDowngrade = allowDowngrade
             self.sharedGroups = sharedGroups
+            self.progress = progress
         }
+    }
+
+    /// The steps of an install, in order, for someone watching it.
+    public enum InstallStep: String, Sendable, CaseIterable {
+        /// Validating the app where it is.
+        case validating
+        /// Copying it into `Applications/`.
+        case copying
+        /// Validating the copy, and checking it against what is installed.
+        case checking
+        /// Recording it in the registry.
+        case registering
+        /// Making its and its extensions' containers.
+        case makingContainers = "making containers"
     }
 
     /// Validates the app at `source`, copies it into `Applications/`, registers it and its
@@ -31,6 +48,7 @@ extension Registry {
     ///   diagnostic when validation fails, or another code saying what conflicts.
     @discardableResult
     public func install(appAt source: URL, options: InstallOptions = .init()) throws(RegistryError) -> InstalledApp {
+        options.progress?(.validating)
         let validator = BundleValidator(points: try extensionPoints(), types: try typeGraph())
         let inspection = validator.validate(appAt: source)
         guard inspection.isValid else {
@@ -45,8 +63,10 @@ extension Registry {
             if store.applicationFolderCount() != (try AppRecord.fetchCount(db)) {
                 store.sweepApplications(keeping: try Self.usedApplicationFolders(db))
             }
+            options.progress?(.copying)
             let copy = try store.copyIn(source.standardizedFileURL)
             do {
+                options.progress?(.checking)
                 // Validate the copy, not only the source: it is what will run, and the source may have changed.
                 let copied = validator.validate(appAt: copy)
                 guard copied.isValid, let app = copied.bundle else {
@@ -56,6 +76,7 @@ extension Registry {
                     )
                 }
                 try checkConflicts(app, options: options, db)
+                options.progress?(.registering)
                 let final = try store.settle(copy, identifier: app.info.identifier)
                 var settled = app
                 settled.url = final
@@ -74,6 +95,7 @@ extension Registry {
         guard let app = try app(installedAt: installedURL) else {
             throw RegistryError(.storage, "\(source.lastPathComponent) was installed but can't be read back")
         }
+        options.progress?(.makingContainers)
         do {
             try store.makeContainers(for: [app.identifier] + app.extensions.map(\.identifier))
         } catch {

@@ -22,20 +22,22 @@ struct CachedExtension: Sendable {
 
 /// A point's enabled extensions in the user's order, with their rules compiled, and each
 /// distinct rule compiled once: real rules repeat a lot (`TRUEPREDICATE` most of all), so a
-/// query evaluates each distinct rule once, not once per extension.
+/// query evaluates each distinct rule once, not once per extension, and each comparison the
+/// distinct rules share once (``ActivationRuleSet``).
 struct PointIndex: Sendable {
     /// The enabled extensions, in the user's order.
     var extensions: [InstalledExtension] = []
     /// For each extension, the index of its rule in `rules`, or `nil` when it has none.
     var ruleIndices: [Int?] = []
     /// The distinct compiled rules.
-    var rules: [ActivationRule] = []
+    var rules = ActivationRuleSet([])
     /// Whether extensions without a rule are offered for any items (points that need no rule).
     var offersExtensionsWithoutRule = true
 
     init(extensions: [InstalledExtension], offersExtensionsWithoutRule: Bool) {
         self.offersExtensionsWithoutRule = offersExtensionsWithoutRule
         var indexBySource: [PropertyListValue: Int] = [:]
+        var rules: [ActivationRule] = []
         for plugIn in extensions {
             guard let source = plugIn.manifest.activationRule else {
                 self.extensions.append(plugIn)
@@ -54,24 +56,15 @@ struct PointIndex: Sendable {
                 ruleIndices.append(rules.count - 1)
             }
         }
+        self.rules = ActivationRuleSet(rules)
     }
 
     /// The extensions whose rules match `context`, in order.
     func matches(_ context: ActivationContext) -> [InstalledExtension] {
-        var results = [Bool?](repeating: nil, count: rules.count)
+        let results = rules.matches(context)
         var matching: [InstalledExtension] = []
         for position in extensions.indices {
-            let matches: Bool
-            if let ruleIndex = ruleIndices[position] {
-                if let known = results[ruleIndex] {
-                    matches = known
-                } else {
-                    matches = rules[ruleIndex].matches(context)
-                    results[ruleIndex] = matches
-                }
-            } else {
-                matches = offersExtensionsWithoutRule
-            }
+            let matches = ruleIndices[position].map { results[$0] } ?? offersExtensionsWithoutRule
             if matches { matching.append(extensions[position]) }
         }
         return matching

@@ -38,8 +38,18 @@ public enum UnixSocket {
         return FileDescriptor(owning: raw)
     }
 
+    /// How long a send with descriptors waits for room among the user's descriptors in
+    /// flight (below) before it fails with `ETOOMANYREFS`.
+    public static let descriptorsInFlightWait: Duration = .seconds(5)
+
     /// Sends all of `bytes`, with `descriptors` attached to the first of them.
     /// The descriptors stay owned by the caller; the peer receives its own copies.
+    ///
+    /// The kernel refuses to attach descriptors while the sending user has more in flight
+    /// (sent by any of its processes and not yet received) than the sender's open-file
+    /// limit, unless the sender holds CAP_SYS_RESOURCE: a sandboxed extension's limit is
+    /// 1,024, shared with every busy process of its user. Those drain as receivers read,
+    /// so the send waits for room, up to ``descriptorsInFlightWait``.
     public static func send(_ socket: FileDescriptor, _ bytes: UnsafeRawBufferPointer, descriptors: [FileDescriptor] = []) throws(SystemError) {
         precondition(descriptors.count <= maximumDescriptorsPerSend, "at most \(maximumDescriptorsPerSend) descriptors per send")
         let raws = descriptors.map(\.rawValue)
@@ -47,13 +57,38 @@ public enum UnixSocket {
         repeat {
             let attached = offset == 0 ? raws : []
             let sent = try attached.withUnsafeBufferPointer { fds throws(SystemError) in
-                try retrying("sendmsg") {
+                try waitingForRoomInFlight(descriptors: fds.count) {
                     appex_send_with_fds(socket.rawValue, bytes.baseAddress.map { $0 + offset }, bytes.count - offset,
                                         fds.baseAddress, Int32(fds.count))
                 }
             }
             offset += sent
         } while offset < bytes.count
+    }
+
+    /// Calls `send` until it stops failing with `EINTR` or `ETOOMANYREFS`, the latter for at
+    /// most ``descriptorsInFlightWait``, pausing 1 ms, 2, 4 … up to 50 ms between tries.
+    private static func waitingForRoomInFlight(descriptors: Int, _ send: () -> Int) throws(SystemError) -> Int {
+        // Read the clock only once the kernel refuses: every frame of every request comes here.
+        var deadline: ContinuousClock.Instant?
+        var pauseMicroseconds: UInt32 = 1000
+        while true {
+            let sent = send()
+            if sent >= 0 { return sent }
+            let error = errno
+            if error == EINTR { continue }
+            guard error == ETOOMANYREFS, descriptors > 0 else { throw SystemError("sendmsg", errno: error) }
+            let now = ContinuousClock.now
+            let giveUp = deadline ?? now + descriptorsInFlightWait
+            deadline = giveUp
+            guard now < giveUp else {
+                throw SystemError("sendmsg", subject: "of \(descriptors) descriptors, refused for \(descriptorsInFlightWait): this user "
+                                  + "has more descriptors in flight than this process's open-file limit (\(OpenFileLimit.current)) "
+                                  + "lets it add to; a process of the user is not reading what it was sent", errno: ETOOMANYREFS)
+            }
+            usleep(pauseMicroseconds)
+            pauseMicroseconds = min(pauseMicroseconds * 2, 50_000)
+        }
     }
 
     /// Receives up to `buffer.count` bytes and the descriptors that came with them.

@@ -25,12 +25,14 @@ public struct CommandRunner: Sendable {
     }
 
     /// Runs the executable with `arguments` and awaits its end. The waiting happens on a
-    /// thread of its own (``onThread(_:)``), never on the cooperative pool.
-    public func run(_ arguments: [String], in directory: URL? = nil) async throws -> Result {
-        try await onThread { try runBlocking(arguments, in: directory) }
+    /// thread of its own (``onThread(_:)``), never on the cooperative pool. `input`, when
+    /// given, is written to its standard input through a pipe; otherwise that is /dev/null.
+    public func run(_ arguments: [String], in directory: URL? = nil, input: Data? = nil) async throws -> Result {
+        try await onThread { try runBlocking(arguments, in: directory, input: input) }
     }
 
-    private func runBlocking(_ arguments: [String], in directory: URL?) throws -> Result {
+    private func runBlocking(_ arguments: [String], in directory: URL?, input: Data?) throws -> Result {
+        let inputPipe = input.map { _ in Pipe() }
         let output = Pipe()
         let error = Pipe()
         let pipeNames = [output, error].map {
@@ -44,8 +46,18 @@ public struct CommandRunner: Sendable {
             if let directory { process.currentDirectoryURL = directory }
             process.standardOutput = output
             process.standardError = error
-            process.standardInput = FileHandle.nullDevice
+            process.standardInput = inputPipe ?? FileHandle.nullDevice
             return process
+        }
+        if let inputPipe, let input {
+            // Written on a thread of its own, so a child that reads only some of it never blocks the test.
+            let writer = inputPipe.fileHandleForWriting
+            Thread {
+                signal(SIGPIPE, SIG_IGN)
+                try? writer.write(contentsOf: input)
+                try? writer.close()
+            }.start()
+            try? inputPipe.fileHandleForReading.close()
         }
         // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
         let errorData = HandedOverData()

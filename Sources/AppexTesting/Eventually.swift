@@ -2,10 +2,15 @@
 /// The bound only keeps a broken build from hanging the run. It sleeps between checks as a
 /// task, so the waiting holds no thread of the cooperative pool.
 public func eventually(seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
+    await eventually(seconds: seconds) { () async -> Bool in condition() }
+}
+
+/// ``eventually(seconds:_:)`` for a condition that must await, such as running a command.
+public func eventually(seconds: Double = 15, _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
-        if condition() { return true }
+        if await condition() { return true }
         try? await Task.sleep(for: .milliseconds(20))
     }
-    return condition()
+    return await condition()
 }

@@ -35,8 +35,10 @@ public final class PseudoTerminal: Sendable {
     public let rows: Int
 
     /// Starts `executable` with `arguments` and `environment` on a new terminal of
-    /// `columns` × `rows`.
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 40) throws {
+    /// `columns` × `rows`, as on a user's colour terminal: `TERM` is `term`, and `NO_COLOR`,
+    /// should the test's own environment have it, is set only when `noColor` says so.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 40,
+                term: String = "xterm-256color", noColor: Bool = false) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
@@ -50,7 +52,9 @@ public final class PseudoTerminal: Sendable {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = environment.merging(["TERM": "xterm-256color", "COLUMNS": "\(columns)", "LINES": "\(rows)"]) { $1 }
+        var environment = environment.merging(["TERM": term, "COLUMNS": "\(columns)", "LINES": "\(rows)"]) { $1 }
+        environment["NO_COLOR"] = noColor ? "1" : nil
+        process.environment = environment
         // The test keeps its own copy of the terminal's other end until the program has
         // exited and everything it wrote has been read: once every copy is closed, Linux may
         // answer the last reads with EIO and drop what was still buffered.

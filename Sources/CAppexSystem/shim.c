@@ -425,6 +425,23 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
     return child;
 }
 
+/// Closes every descriptor from 3 up except those in `keep`, which it sorts. Async-signal-safe.
+APPEX_CHILD_SIDE static void appex_close_all_but(int *keep, int count) {
+    for (int index = 1; index < count; index++) {
+        int value = keep[index];
+        int position = index;
+        for (; position > 0 && keep[position - 1] > value; position--) keep[position] = keep[position - 1];
+        keep[position] = value;
+    }
+    unsigned next = 3;
+    for (int index = 0; index < count; index++) {
+        if (keep[index] < (int)next) continue;
+        if ((unsigned)keep[index] > next) syscall(SYS_close_range, next, (unsigned)keep[index] - 1, 0);
+        next = (unsigned)keep[index] + 1;
+    }
+    syscall(SYS_close_range, next, ~0U, 0);
+}
+
 pid_t appex_spawn_detached(const char *path, char *const argv[], char *const envp[],
                            const appex_spawn_options *options) {
     int errorPipe[2];
@@ -444,8 +461,17 @@ pid_t appex_spawn_detached(const char *path, char *const argv[], char *const env
         return -1;
     }
     if (child == 0) {
-        close(errorPipe[0]);
-        close(pidPipe[0]);
+        // First, drop every descriptor but the pipes' write ends and those the grandchild
+        // installs: a copy of the parent's descriptors would otherwise live until this
+        // process has forked and exited, which for a large parent on a loaded machine can
+        // be long. Meanwhile a lock the parent released would stay held, and a peer the parent
+        // hung up on would not see it go.
+        int keep[APPEX_MAX_FDS_PER_MESSAGE + 2];
+        int keepCount = 0;
+        keep[keepCount++] = errorPipe[1];
+        keep[keepCount++] = pidPipe[1];
+        for (int index = 0; index < options->fdCount && index < APPEX_MAX_FDS_PER_MESSAGE; index++) keep[keepCount++] = options->fds[index];
+        appex_close_all_but(keep, keepCount);
         if (setsid() < 0) _exit(127);
         pid_t grandchild = fork();
         if (grandchild < 0) _exit(127);

@@ -9,6 +9,20 @@ import AppexTransferEngine
 import Dispatch
 import Foundation
 
+ProgramArguments(program: "appex-transfers", help: """
+    appex-transfers: performs a home's background uploads and downloads, which outlive the
+    extensions that start them (docs/transfers.md). appexd starts it when there is work; it exits
+    once none has been left for a while. SIGTERM and SIGINT stop it: running attempts wait for the next one.
+
+    Usage: appex-transfers [--help] [--version]
+
+    Environment:
+      APPEX_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR   the home, as for appexd
+      APPEX_TRANSFERS_IDLE_MS     how long it waits with no work before it exits (default 30000)
+      SSL_CERT_FILE               a PEM file of certificate authorities to trust instead of the system's
+    `appex transfers` lists the transfers; it logs to transfers.log in the runtime folder.
+    """).handle()
+
 var worker = TransferWorker(home: .current)
 if let trusted = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !trusted.isEmpty {
     worker.trustedCertificates = URL(fileURLWithPath: trusted)

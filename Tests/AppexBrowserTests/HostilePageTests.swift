@@ -52,8 +52,10 @@ final class HostilePageTests {
             """,
     ]
 
-    /// Installs an app whose Action extensions run the hostile scripts.
-    static func installHostileApp(in session: BrowserSession) async throws {
+    /// Installs an app whose Action extensions run the hostile scripts; returns where the
+    /// installed Counter.js is.
+    @discardableResult
+    static func installHostileApp(in session: BrowserSession) async throws -> URL {
         var app = BundleBuilder.app("com.example.hostile", name: "Hostile", in: session.test.scratch)
         let executable = SampleApps.products.appendingPathComponent("PageColour")
         for name in scripts.keys.sorted() {
@@ -72,6 +74,8 @@ final class HostilePageTests {
         }
         let installed = try await session.appex.run(["install", url.path])
         try #require(installed.status == 0, "\(installed.standardError)")
+        let files = FileManager.default.enumerator(at: session.test.home.applicationsDirectory, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        return try #require(files.first { $0.lastPathComponent == "Counter.js" })
     }
 
     /// Runs the hostile extension `name` on a fresh page; returns the popup's outcome and
@@ -155,16 +159,29 @@ final class HostilePageTests {
     /// A preprocessing file gone from the installed bundle is reported, and nothing runs.
     @Test func aFileGoneFromTheBundleIsReported() async throws {
         let session = try await BrowserSession()
-        try await Self.installHostileApp(in: session)
-        let installed = session.test.home.applicationsDirectory
-        let files = FileManager.default.enumerator(at: installed, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-        let script = try #require(files.first { $0.lastPathComponent == "Counter.js" })
+        let script = try await Self.installHostileApp(in: session)
         try FileManager.default.removeItem(at: script)
         let (outcome, status, colour) = try await run("Counter", in: session)
         #expect(outcome == "error")
         #expect(status.contains("Counter.js is not in the bundle"), "\(status)")
         #expect(colour == "rgba(0, 0, 0, 0)")
         #expect(try await launched(in: session).isEmpty)
+    }
+
+    /// The popup asks for the files of what it lists as it shows them; one that could not
+    /// be read then is asked for again at the click, not reported from the stale answer.
+    @Test func aFileBackByTheClickIsRead() async throws {
+        let session = try await BrowserSession()
+        let script = try await Self.installHostileApp(in: session)
+        let aside = script.deletingLastPathComponent().appendingPathComponent("Counter.aside")
+        try FileManager.default.moveItem(at: script, to: aside)
+        let (page, tab) = try await session.open(Self.page, at: "/counter.html")
+        let popup = try await session.popup(for: tab)
+        #expect(try await session.worker.evaluate("appex.prefetched('com.example.hostile.counter')", as: String.self) == "failed")
+        try FileManager.default.moveItem(at: aside, to: script)
+        let (outcome, status) = try await session.choose("com.example.hostile.counter", in: popup)
+        #expect(outcome == "completed", "\(status)")
+        #expect(try await page.evaluate("getComputedStyle(document.body).backgroundColor", as: String.self) == "rgb(0, 0, 255)")
     }
 
     /// A page that defines its own ExtensionPreprocessingJS, locked against being replaced,

@@ -75,6 +75,32 @@ import Testing
         }
     }
 
+    /// What a list offered is remembered, not trusted: the preprocessing file of an app
+    /// updated since is read where the update put it, and appexd refuses an extension
+    /// disabled since.
+    @Test func whatAListOfferedIsCheckedAgain() async throws {
+        let appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        let textTools = try #require(try await AssembledSamples.apps().first { $0.lastPathComponent == "TextTools.app" })
+        try #require(try await appex.run(["install", textTools.path]).status == 0)
+        let pageColour = "com.example.texttools.pagecolour"
+        let host = try NativeHostProcess(environment: test.environment)
+        try host.send(#"{"id": 1, "type": "list", "context": {"kind": "page", "url": "http://127.0.0.1/a.html", "title": "A"}}"#)
+        let listed = (try await host.receive()?["extensions"] as? [[String: Any]])?.compactMap { $0["identifier"] as? String }
+        try #require(listed?.contains(pageColour) == true, "\(listed ?? [])")
+
+        // Installing again is an update: the bundle moves to a folder of its own, and the old one goes.
+        try #require(try await appex.run(["install", textTools.path]).status == 0)
+        try host.send(#"{"id": 2, "type": "script", "extension": "\#(pageColour)"}"#)
+        let script = try #require(try await host.receive())
+        #expect(script["file"] as? String == "PageColour.js" && (script["script"] as? String)?.contains("ExtensionPreprocessingJS") == true, "\(script)")
+
+        try #require(try await appex.run(["disable", pageColour]).status == 0)
+        try host.send(#"{"id": 3, "type": "begin", "extension": "\#(pageColour)", "context": {"kind": "page", "url": "http://127.0.0.1/a.html"}, "results": {"baseURI": "http://127.0.0.1/a.html"}}"#)
+        var end = try #require(try await host.receive())
+        if end["event"] as? String == "launching" { end = try #require(try await host.receive()) }
+        #expect(end["id"] as? Int == 3 && (end["error"] as? String)?.contains("is disabled") == true, "\(end)")
+    }
+
     /// The manifests allow only the Appex extension; a host started for another refuses too.
     @Test func anotherExtensionIsRefused() async throws {
         for arguments in [["chrome-extension://aaaabbbbccccddddeeeeffffgggghhhh/"], ["/home/u/.mozilla/native-messaging-hosts/org.appex.browser.json", "evil@example.com"]] {

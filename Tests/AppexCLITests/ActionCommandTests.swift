@@ -82,10 +82,10 @@ import Testing
     @Test func contentNoActionAcceptsAndAnActionThatDoesNotAcceptItAreRefused() async throws {
         let nothing = try await appex.run(["action", "--url", "https://swift.org", "--to", Self.wordCount])
         #expect(nothing.status == 1)
-        #expect(nothing.standardError.contains("no enabled extension accepts a URL"), "\(nothing.standardError)")
+        #expect(nothing.standardError.contains("Word Count (\(Self.wordCount))'s activation rule does not accept a URL"), "\(nothing.standardError)")
         let wrong = try await appex.run(["action", "--text", "hi", "--to", "com.example.notes.share"])
         #expect(wrong.status == 1)
-        #expect(wrong.standardError.contains("com.example.notes.share does not accept a text; these do:"), "\(wrong.standardError)")
+        #expect(wrong.standardError.contains("(com.example.notes.share) is a Share extension"), "\(wrong.standardError)")
         let empty = try await appex.run(["action"])
         #expect(empty.status == 2)
         #expect(empty.standardError.contains("Give something to send"))

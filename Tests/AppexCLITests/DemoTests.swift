@@ -45,6 +45,11 @@ import Testing
             #expect(line?.contains(/\s\d+(\.\d+)? (s|ms|µs)$/) == true, "\(step)'s time: \(timings)")
         }
         #expect(output.contains("Add to Album") && output.contains("line 2, column"), "the registry's tour")
+        for identifier in ["com.example.texttools.pagecolour", "com.example.texttools.wordcount", "com.example.monitor.widget"] {
+            #expect(output.contains("+ \(identifier) "), "the tour's list shows \(identifier) whole, apart from its name")
+        }
+        #expect(!output.contains(/\S\[\d/), "no column runs into the times after it: \(output)")
+        #expect(output.contains("cores busy") && !output.contains(/\d+ % of \d+ cores/), "the load bar's label doesn't contradict its percentage")
         #expect(leftBehind().isEmpty, "the demo removes its private home")
     }
 

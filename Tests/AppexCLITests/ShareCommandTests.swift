@@ -88,8 +88,9 @@ import Testing
         terminal.send("2")
         try await terminal.waitForScreen(containing: "Folder  Ideas ›")
         terminal.send("\u{13}") // Ctrl-S
-        let posted = try await terminal.waitForScreen(containing: "Posted to Add to Notes.")
-        #expect(posted.contains("Saved to Ideas in group.com.example.notes"), "\(posted)")
+        // What the extension returned is printed after "Posted", in a write of its own: wait for it.
+        let posted = try await terminal.waitForScreen(containing: "Saved to Ideas in group.com.example.notes")
+        #expect(posted.contains("Posted to Add to Notes."), "\(posted)")
         #expect(try await terminal.waitForExit() == 0)
         let notes = try sharedNotes()
         #expect(notes.count == 1 && notes.keys.first?.hasPrefix("Ideas-") == true && notes.values.first == "Lunch at noon", "\(notes)")

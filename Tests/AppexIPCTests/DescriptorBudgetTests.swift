@@ -1,4 +1,4 @@
-import AppexIPC
+@testable import AppexIPC
 import AppexLocking
 import AppexSystem
 import AppexTesting
@@ -51,6 +51,25 @@ import Testing
         #expect(await eventually { budget.held == 64 }, "the refused connection's descriptors were let go: \(budget.held)")
         #expect(first.closure == nil)
         #expect(firstClosures.delivered.isEmpty)
+    }
+
+    /// A refused connection's descriptors leave the books as it is refused, not when it gets
+    /// round to closing: counted meanwhile, under load, they once pushed the total over and
+    /// evicted another process's connection within its share (DescriptorFloodTests in a full run).
+    @Test func aRefusedConnectionsDescriptorsStopCountingAtOnce() {
+        let budget = DescriptorBudget(perPeer: 100, total: 150)
+        final class Connection {}
+        let (first, second, other) = (Connection(), Connection(), Connection())
+        let refusals = Locked(0)
+        let refuse: @Sendable (WireError) -> Void = { _ in refusals.withLock { $0 += 1 } }
+        #expect(budget.hold(64, by: ObjectIdentifier(first), of: 7, refuse: refuse, offset: 0) == nil)
+        #expect(budget.hold(64, by: ObjectIdentifier(second), of: 7, refuse: refuse, offset: 0)?.code == .descriptorLimit)
+        #expect(budget.held == 64, "the refused connection's 64 no longer count")
+        #expect(budget.hold(64, by: ObjectIdentifier(other), of: 8, refuse: refuse, offset: 0) == nil, "another process's share fits")
+        #expect(refusals.withLock { $0 } == 0, "and no connection within its share was evicted")
+        #expect(budget.hold(0, by: ObjectIdentifier(second), of: 7, refuse: refuse, offset: 0) == nil)
+        #expect(budget.held == 128, "the refused connection's close changes nothing")
+        withExtendedLifetime((first, second, other)) {}
     }
 
     @Test func pastTheTotalTheConnectionHoldingTheMostIsRefusedAndTheSmallerOneGoesOn() async throws {

@@ -85,6 +85,16 @@ import Testing
         await host.exited()
         #expect(await eventually(seconds: 60) { self.world.extensionProcesses().isEmpty }, "appexd ended the orphan: \(world.extensionProcesses())")
         #expect(world.daemons() == daemons, "and kept running")
+        // Once appexd has reaped it (`appex ps` lists nothing), its log says what happened and
+        // never that the extension crashed: that its host went away, when appexd ended it, or
+        // nothing, when the extension ended first, as its session closed with the host.
+        let reaped = await eventually(seconds: 60) {
+            guard let listed = try? await self.world.appex.run(["ps", "--json"]) else { return false }
+            return (try? JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [Any])?.isEmpty == true
+        }
+        #expect(reaped, "appexd still lists the orphan")
+        let log = world.daemonLog
+        #expect(!log.contains("crashed") && !log.contains("before answering"), "\(log)")
     }
 
     /// appexd keeps what it looked up while the registry's generation stands: a change made by

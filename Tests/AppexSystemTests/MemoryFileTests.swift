@@ -1,4 +1,5 @@
 import AppexSystem
+import Foundation
 import Glibc
 import Testing
 
@@ -15,6 +16,32 @@ import Testing
         #expect(try file.read(upTo: content.count + 10, at: 0) == content)
         #expect(try file.read(upTo: 3, at: 10) == Array(content[10..<13]))
         #expect(fcntl(file.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+    }
+
+    /// A pipe's bytes go straight into a sealed file, up to a limit past which it is refused.
+    @Test func aPipesBytesAreReadToItsEnd() throws {
+        let content = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        for (limit, fits) in [(content.count, true), (content.count - 1, false)] {
+            let pipe = try FileDescriptor.pipe()
+            let writer = Thread {
+                try? pipe.write.write(content)
+                pipe.write.close()
+            }
+            writer.start()
+            if fits {
+                let file = try MemoryFile.sealed(name: "appex-test", readingToEndOf: pipe.read.rawValue, limit: limit)
+                #expect(try file.read(upTo: content.count + 1, at: 0) == content)
+                #expect(file.rawValue >= 0 && fcntl(file.rawValue, 1024 + 10) & 8 != 0, "sealed against writes")
+            } else {
+                let error = #expect(throws: SystemError.self) { try MemoryFile.sealed(name: "appex-test", readingToEndOf: pipe.read.rawValue, limit: limit) }
+                #expect(error?.errno == EFBIG)
+                // The writer still has bytes to write; drain them so it ends.
+                var sink = [UInt8](repeating: 0, count: 1 << 16)
+                while read(pipe.read.rawValue, &sink, sink.count) > 0 {}
+            }
+            pipe.read.close()
+            while !writer.isFinished { usleep(1_000) }
+        }
     }
 
     @Test func anEmptyFileIsFine() throws {

@@ -58,8 +58,8 @@ enum WireSamples {
 
     /// A task well along, with every field set.
     static let transferTask = TransferTaskInfo(taskIdentifier: 1, id: firstID.uuidString, kind: "upload", url: "https://example.com/up", method: "PUT",
-                                               state: "running", bytesSent: 1 << 33, bytesExpectedToSend: 1 << 34, bytesReceived: 0,
-                                               bytesExpectedToReceive: -1, statusCode: 0, error: "the server answered 503 Service Unavailable",
+                                               state: "running", bytesSent: 1 << 33, bytesExpectedToSend: 1 << 34, bytesReceived: 1_234,
+                                               bytesExpectedToReceive: -1, statusCode: 503, error: "the server answered 503 Service Unavailable",
                                                errorCode: -1011, owner: "com.example.notes.share", resumable: true, resumedAtOffset: 0,
                                                responseHeaders: [TransferHeader(name: "ETag", value: "\"v1\""), TransferHeader(name: "Set-Cookie", value: "a=1")])
 
@@ -72,7 +72,8 @@ enum WireSamples {
                 WireRepresentation(typeIdentifier: "public.plain-text", kind: .data),
                 WireRepresentation(typeIdentifier: "public.file-url", kind: .file, opensInPlace: true),
                 WireRepresentation(typeIdentifier: "public.url", kind: .item),
-            ]),
+            ], preview: WireRepresentation(typeIdentifier: WireRepresentation.previewTypeIdentifier, kind: .item,
+                                           payload: .data(Data([0x89, 0x50, 0x4E, 0x47])))),
             WireAttachment(providerID: .max, suggestedName: "", representations: []),
             WireAttachment(providerID: 0, suggestedName: nil, representations: payloads.enumerated().map { index, payload in
                 WireRepresentation(typeIdentifier: "com.example.type\(index)", kind: .file, opensInPlace: index % 2 == 0, payload: payload)
@@ -152,7 +153,8 @@ enum WireSamples {
         .transferSession(TransferSession(call: 21, tasks: [])),
         .transferCreate(TransferCreate(call: 22, sessionIdentifier: "com.example.notes.uploads", kind: "upload", url: "https://example.com/up",
                                        method: "PUT", headers: [TransferHeader(name: "Content-Type", value: "video/mp4")],
-                                       timeoutMilliseconds: 30000, resourceTimeoutMilliseconds: 86_400_000)),
+                                       timeoutMilliseconds: 30000, resourceTimeoutMilliseconds: 86_400_000, sendsNoLaunchEvents: true,
+                                       earliestBeginMilliseconds: 60_000)),
         .transferTaskResult(TransferTaskResult(call: 22, task: transferTask)),
         .transferCancel(TransferCancel(call: 23, sessionIdentifier: "com.example.notes.uploads", taskIdentifier: 1)),
         .transferCancel(TransferCancel(call: 24, sessionIdentifier: "com.example.notes.uploads", taskIdentifier: 2, producesResumeData: true)),

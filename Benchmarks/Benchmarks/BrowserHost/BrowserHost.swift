@@ -19,6 +19,8 @@ import Glibc
 //   same frame through `cat`: what the host adds to the pipe;
 // - a hello from the extension's service worker, through Chromium's native messaging and the
 //   host, beside a no-op evaluated in the service worker: what the browser's messaging adds;
+// - Page Colour's `script` and `begin` through appex-browser's pipes, after a `list`, beside
+//   the host library's request below: what the host adds to a request;
 // - Page Colour from the click in the popup to `finalize` in the page, through Chromium, beside
 //   the same request (the web page's items, and the finalize argument read back) from the
 //   host library, as the terminal hosts make it. The extension's own timings say where the
@@ -45,6 +47,11 @@ final class PipedProcess {
     /// Writes `frame` and reads back one framed message.
     func roundTrip(_ frame: [UInt8]) throws -> [UInt8] {
         try input.write(frame)
+        return try next()
+    }
+
+    /// Reads the next framed message.
+    func next() throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             if case .message(let message)? = decoder.next() { return message }
@@ -79,7 +86,7 @@ final class BrowserFixture {
         let runtime = try RuntimeHome()
         let profile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("appex-bench-chromium-\(getpid())")
         try? FileManager.default.removeItem(at: profile)
-        _ = try Registry(home: runtime.home).install(appAt: try Self.pageColourApp(in: profile.appendingPathComponent("bundles")))
+        try Self.installPageColour(into: runtime, from: profile.appendingPathComponent("bundles"))
         let setup = BrowserSetup(userDataDirectory: profile.appendingPathComponent("chromium"), appex: runtime.home)
         _ = try setup.install([.chromium], hostPath: try BuiltProducts.executable("appex-browser").path)
         let server = try await LoopbackHTTPServer.start()
@@ -100,6 +107,11 @@ final class BrowserFixture {
         self.worker = worker
         self.pageURL = pageURL
         self.page = page
+    }
+
+    /// Installs an app with Page Colour into `runtime`'s home, from a bundle written in `folder`.
+    static func installPageColour(into runtime: RuntimeHome, from folder: URL) throws {
+        _ = try Registry(home: runtime.home).install(appAt: try pageColourApp(in: folder))
     }
 
     /// An app with Page Colour: the sample's program and script, in a bundle of its own.
@@ -130,6 +142,7 @@ final class BrowserFixture {
 }
 
 nonisolated(unsafe) var piped: PipedProcess?
+nonisolated(unsafe) var pipedHome: RuntimeHome?
 nonisolated(unsafe) var fixture: BrowserFixture?
 /// The extension's timings of each Page Colour run, by step.
 nonisolated(unsafe) var timings: [String: [Double]] = [:]
@@ -209,6 +222,39 @@ let benchmarks: @Sendable () -> Void = {
         FileHandle.standardError.write(Data("Page Colour through Chromium, the extension's median timings: \(medians.joined(separator: ", "))\n".utf8))
         await fixture?.stop()
         fixture = nil
+    }
+
+    Benchmark("Page Colour through appex-browser's pipes: script, then begin", configuration: action) { benchmark in
+        let host = piped!
+        let page = "http://127.0.0.1:1/bench.html"
+        let script = NativeMessageDecoder.frame(Array(#"{"id":2,"type":"script","extension":"\#(BrowserFixture.pageColour)"}"#.utf8))
+        let begin = NativeMessageDecoder.frame(Array(#"""
+            {"id":3,"type":"begin","extension":"\#(BrowserFixture.pageColour)","context":{"kind":"page","url":"\#(page)","title":"Bench"},"results":{"baseURI":"\#(page)"}}
+            """#.utf8))
+        for _ in benchmark.scaledIterations {
+            benchmark.startMeasurement()
+            guard String(decoding: try host.roundTrip(script), as: UTF8.self).contains(#""file":"PageColour.js""#) else { throw BenchmarkFailure("no script") }
+            guard String(decoding: try host.roundTrip(begin), as: UTF8.self).contains("launching"),
+                  String(decoding: try host.next(), as: UTF8.self).contains(#""finalize":{"bgColor""#)
+            else { throw BenchmarkFailure("Page Colour did not complete with a finalize argument") }
+            benchmark.stopMeasurement()
+        }
+    } setup: {
+        let runtime = try RuntimeHome()
+        try BrowserFixture.installPageColour(into: runtime, from: URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("appex-bench-pipes-\(getpid())"))
+        var environment = ProcessInfo.processInfo.environment
+        environment["APPEX_HOME"] = runtime.home.dataDirectory.path
+        let host = try PipedProcess(try BuiltProducts.executable("appex-browser").path, arguments: [BrowserExtension.chromiumOrigin], environment: environment)
+        let list = NativeMessageDecoder.frame(Array(#"{"id":1,"type":"list","context":{"kind":"page","url":"http://127.0.0.1:1/bench.html","title":"Bench"}}"#.utf8))
+        guard String(decoding: try host.roundTrip(list), as: UTF8.self).contains(BrowserFixture.pageColour) else { throw BenchmarkFailure("Page Colour is not listed") }
+        pipedHome = runtime
+        piped = host
+    } teardown: {
+        piped?.close()
+        piped = nil
+        await pipedHome?.stop()
+        pipedHome = nil
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("appex-bench-pipes-\(getpid())"))
     }
 
     Benchmark("Page Colour baseline: the same request from the host library", configuration: action) { benchmark in

@@ -54,13 +54,15 @@ class TodayViewController: WidgetViewController, NCWidgetProviding {
             .hstack([.image(.gauge, label: "Load"), .text("System Load", style: .headline), .spacer, .text(reading.clock, style: .monospacedDigits)]),
             .link("monitor://load", .hstack([.text("Load", style: .caption), .text(reading.loadText, style: .monospacedDigits,
                                                                                   color: busy >= 1 ? .red : busy >= 0.7 ? .orange : .green)])),
-            .progress(min(busy, 1), label: "\(Int((busy * 100).rounded())) % of \(reading.cores) cores"),
+            // The bar is how busy the cores are, full at one task per core; past that, the load
+            // above turns red and says by how much.
+            .progress(min(busy, 1), label: "\(reading.cores) cores busy"),
         ]
         if expanded {
             rows += [
                 .divider,
                 .link("monitor://memory", .hstack([.text("Memory", style: .caption), .text(reading.memoryText, style: .monospacedDigits)])),
-                .progress(reading.memoryUsed, label: "\(Int((reading.memoryUsed * 100).rounded())) % in use"),
+                .progress(reading.memoryUsed, label: "In use"),
                 .text("Up \(reading.uptimeText) · \(reading.tasks) tasks", style: .caption, color: .secondary),
             ]
         }

@@ -28,6 +28,34 @@ async function list(context) {
   return reply.extensions;
 }
 
+/**
+ * The preprocessing files of the extensions the popup last listed, asked for as the list is
+ * shown, by identifier: the user is about to choose one, and the click then waits for no
+ * file. Each serves one run.
+ */
+const scripts = new Map();
+
+function prefetchScripts(extensions) {
+  scripts.clear();
+  for (const extension of extensions.filter((candidate) => candidate.preprocessing)) {
+    const pending = host.call({ type: "script", extension: extension.identifier });
+    pending.catch(() => {}); // A failure is reported when the extension is run.
+    scripts.set(extension.identifier, pending);
+  }
+}
+
+/** `extension`'s preprocessing file, as prefetched, or asked for now if it wasn't or failed then. */
+async function scriptOf(extension) {
+  const prefetched = scripts.get(extension.identifier);
+  scripts.delete(extension.identifier);
+  try {
+    if (prefetched) return await prefetched;
+  } catch {
+    // Asked again below: the file may be back, and the error is reported as it is now.
+  }
+  return host.call({ type: "script", extension: extension.identifier });
+}
+
 /** An image's MIME type, as its address suggests it, until its bytes are fetched. */
 function imageType(url) {
   const types = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", svg: "image/svg+xml", avif: "image/avif" };
@@ -78,7 +106,7 @@ async function run(tabId, extension, context, report, began) {
   const worldId = `appex-${++worlds}-${Date.now()}`;
   if (extension.preprocessing) {
     report({ event: "progress", step: "preprocessing", text: `Reading the page for ${extension.name}…` });
-    const script = await host.call({ type: "script", extension: extension.identifier });
+    const script = await scriptOf(extension);
     lap("script");
     results = await preprocess(tabId, worldId, script.file, script.script);
     lap("preprocessing");
@@ -128,7 +156,9 @@ chrome.runtime.onConnect.addListener((port) => {
         case "list": {
           const tab = await chrome.tabs.get(message.tabId);
           const context = message.context ?? contextOf(tab);
-          send({ event: "list", context, extensions: await list(context), title: tab.title });
+          const extensions = await list(context);
+          prefetchScripts(extensions);
+          send({ event: "list", context, extensions, title: tab.title });
           break;
         }
         case "run": {
@@ -218,4 +248,12 @@ chrome.runtime.onInstalled.addListener(() => void buildMenus());
 chrome.runtime.onStartup.addListener(() => void buildMenus());
 
 // For the tests and the popup: the same entry points the menus and the button use.
-globalThis.appex = { buildMenus, menuClicked, list, contextOf, hello: () => host.call({ type: "hello" }) };
+globalThis.appex = {
+  buildMenus,
+  menuClicked,
+  list,
+  contextOf,
+  hello: () => host.call({ type: "hello" }),
+  /** Whether the popup's file of `identifier` was "read", "failed" or not asked for ("none"). */
+  prefetched: async (identifier) => (scripts.has(identifier) ? scripts.get(identifier).then(() => "read", () => "failed") : "none"),
+};

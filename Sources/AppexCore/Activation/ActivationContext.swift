@@ -1,8 +1,9 @@
 /// The facts about one set of items that every rule reads, computed once per query.
 ///
 /// A share query evaluates thousands of rules against the same items. Build one context and
-/// pass it to ``ActivationRule/matches(_:)`` for each rule: the key-path tree, each type's
-/// conformance set and each attachment's kinds for dictionary rules are then computed once.
+/// pass it to ``ActivationRule/matches(_:)`` for each rule, or to ``ActivationRuleSet`` for
+/// all of them: the key-path tree, each type's conformance set and each attachment's kinds for
+/// dictionary rules are then computed once.
 ///
 /// ```swift
 /// let context = ActivationContext(items: items, types: .system)

@@ -44,7 +44,12 @@ public struct ActivationItems: Sendable, Hashable, Codable {
             self.attachments = attachments
         }
 
+        fileprivate enum CodingKeys: String, CodingKey, CaseIterable {
+            case attributedTitle, attributedContentText, userInfo, attachments
+        }
+
         public init(from decoder: any Decoder) throws {
+            try requireKnownKeys(CodingKeys.self, of: "an item", in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             attributedTitle = try container.decodeIfPresent(String.self, forKey: .attributedTitle)
             attributedContentText = try container.decodeIfPresent(String.self, forKey: .attributedContentText)
@@ -69,13 +74,31 @@ public struct ActivationItems: Sendable, Hashable, Codable {
             self.suggestedName = suggestedName
             self.fileSize = fileSize
         }
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case registeredTypeIdentifiers, suggestedName, fileSize
+        }
+
+        public init(from decoder: any Decoder) throws {
+            try requireKnownKeys(CodingKeys.self, of: "an attachment", in: decoder)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            registeredTypeIdentifiers = try container.decode([String].self, forKey: .registeredTypeIdentifiers)
+            suggestedName = try container.decodeIfPresent(String.self, forKey: .suggestedName)
+            fileSize = try container.decodeIfPresent(Int.self, forKey: .fileSize)
+        }
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case extensionItems, fileproviderItems
     }
 
     public init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: Item.CodingKeys.self).allKeys
+        guard keys.isEmpty else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: "this is one item, not an array of items: put it in brackets, [{…}]"))
+        }
+        try requireKnownKeys(CodingKeys.self, of: "the items object", in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         extensionItems = try container.decodeIfPresent([Item].self, forKey: .extensionItems) ?? []
         fileproviderItems = try container.decodeIfPresent([[String: PropertyListValue]].self, forKey: .fileproviderItems) ?? []
@@ -111,4 +134,22 @@ extension ActivationItems.Attachment {
         if let fileSize { entries[.fileSize] = .integer(fileSize) }
         return .object(PredicateObject(kind: .attachment, entries))
     }
+}
+
+/// Throws for a key of the object `decoder` holds that `Key` doesn't name: a misspelt key
+/// would otherwise be ignored, and a rule tested against items the user didn't mean.
+private func requireKnownKeys<Key: CodingKey & CaseIterable>(_: Key.Type, of what: String, in decoder: any Decoder) throws {
+    let known = Key.allCases.map(\.stringValue)
+    guard let unknown = try decoder.container(keyedBy: AnyCodingKey.self).allKeys.first(where: { !known.contains($0.stringValue) }) else { return }
+    throw DecodingError.dataCorrupted(DecodingError.Context(
+        codingPath: decoder.codingPath + [unknown],
+        debugDescription: "unknown key; \(what) has \(known.map { "\"\($0)\"" }.joined(separator: ", "))"))
+}
+
+/// Any key of a JSON object, to see which it has.
+private struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

@@ -62,12 +62,17 @@ extension PredicateEvaluator {
             return frame.spending { PredicateStringMatching.matches(text, regex, node.options, steps: &$0) }
         case .utiConformsTo:
             guard case .string(let type) = left, case .string(let other) = right else { return false }
-            if case .folded(let target) = node.prepared { return context.conforms(type, toLowercased: target) }
-            return context.conforms(type, toLowercased: other.lowercased())
+            guard case .folded(let target) = node.prepared else { return context.conforms(type, toLowercased: other.lowercased()) }
+            let result = context.conforms(type, toLowercased: target)
+            if let parameter = node.typeParameter { recorder?.record(TypeTest(parameter: parameter, type: type, conformance: true, result: result)) }
+            return result
         case .utiEquals:
             guard case .string(let type) = left, case .string(let other) = right else { return false }
-            if case .folded(let target) = node.prepared { return type.lowercased() == target }
-            return type.lowercased() == other.lowercased()
+            guard case .folded(let target) = node.prepared else { return type.lowercased() == other.lowercased() }
+            let lowercased = type.lowercased()
+            let result = lowercased == target
+            if let parameter = node.typeParameter { recorder?.record(TypeTest(parameter: parameter, type: lowercased, conformance: false, result: result)) }
+            return result
         }
     }
 

@@ -18,9 +18,12 @@ struct PredicateEvaluator {
     /// One reference: copying the evaluator costs a single retain. Variables travel in an
     /// `inout` frame rather than in the evaluator, so nothing else is ever copied.
     let context: ActivationContext
+    /// Where the tests of a canonical comparison's type constants go, when a rule set asks.
+    let recorder: TypeTestRecorder?
 
-    init(context: ActivationContext) {
+    init(context: ActivationContext, recorder: TypeTestRecorder? = nil) {
         self.context = context
+        self.recorder = recorder
     }
 
     /// Evaluates a whole rule with a fresh frame and budget: false if it runs out.
@@ -28,6 +31,15 @@ struct PredicateEvaluator {
         var frame = PredicateFrame(slotCount: slotCount, steps: budget)
         let result = evaluate(node, object: object, frame: &frame)
         return result && frame.steps > 0
+    }
+
+    /// Evaluates a part of a rule with a fresh frame and the whole budget, and says how many
+    /// steps it took: the whole budget when it ran out. The part must read no variable bound
+    /// outside it; its result and its steps are then the same wherever in the rule it sits.
+    func evaluateCountingSteps(_ node: PredicateNode, object: PredicateValue, slotCount: Int) -> (result: Bool, steps: Int) {
+        var frame = PredicateFrame(slotCount: slotCount)
+        let result = evaluate(node, object: object, frame: &frame)
+        return (result && frame.steps > 0, Self.stepBudget - frame.steps)
     }
 
     func evaluate(_ node: PredicateNode, object: PredicateValue, frame: inout PredicateFrame) -> Bool {
@@ -50,6 +62,10 @@ struct PredicateEvaluator {
     }
 
     private func evaluate(_ node: ComparisonNode, object: PredicateValue, frame: inout PredicateFrame) -> Bool {
+        if let limit = node.countLimit, case .subqueryCount(let subquery) = node.left {
+            let count = self.count(subquery, object: object, frame: &frame, upTo: limit)
+            return test(node, .integer(count), value(of: node.right, object: object, frame: &frame), frame: &frame)
+        }
         let left = value(of: node.left, object: object, frame: &frame)
         let right = value(of: node.right, object: object, frame: &frame)
         switch node.modifier {
@@ -106,14 +122,7 @@ struct PredicateEvaluator {
             }
             return .array(kept)
         case .subqueryCount(let subquery):
-            guard let elements = value(of: subquery.collection, object: object, frame: &frame).collectionElements else { return .integer(0) }
-            var count = 0
-            for element in elements {
-                guard frame.spend() else { break }
-                frame[subquery.slot] = element
-                if evaluate(subquery.predicate, object: element, frame: &frame) { count += 1 }
-            }
-            return .integer(count)
+            return .integer(count(subquery, object: object, frame: &frame, upTo: Int.max))
         case .index(let base, let index):
             return subscriptValue(value(of: base, object: object, frame: &frame), index, object: object, frame: &frame)
         case .arithmetic(let symbol, let lhs, let rhs):
@@ -124,6 +133,19 @@ struct PredicateEvaluator {
             case let other: return other.numericValue.map { .real(-$0) } ?? .null
             }
         }
+    }
+
+    /// How many elements of the SUBQUERY's collection satisfy its predicate, counting no
+    /// further than `limit`.
+    private func count(_ subquery: SubqueryNode, object: PredicateValue, frame: inout PredicateFrame, upTo limit: Int) -> Int {
+        guard let elements = value(of: subquery.collection, object: object, frame: &frame).collectionElements else { return 0 }
+        var count = 0
+        for element in elements where count < limit {
+            guard frame.spend() else { break }
+            frame[subquery.slot] = element
+            if evaluate(subquery.predicate, object: element, frame: &frame) { count += 1 }
+        }
+        return count
     }
 
     private func subscriptValue(_ base: PredicateValue, _ index: IndexKind, object: PredicateValue, frame: inout PredicateFrame) -> PredicateValue {

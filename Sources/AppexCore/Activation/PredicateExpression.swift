@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Variables are resolved to frame slots and constants prepared (strings folded, LIKE patterns
 /// and regular expressions compiled) when the tree is built, so evaluation never re-parses.
-indirect enum PredicateNode: Sendable {
+indirect enum PredicateNode: Sendable, Hashable {
     case constant(Bool)
     case not(PredicateNode)
     case and([PredicateNode])
@@ -75,7 +75,7 @@ struct StringOptions: OptionSet, Sendable, Hashable {
 ///
 /// A class, not a struct: the evaluator then binds one reference per visit instead of
 /// retaining every field.
-final class ComparisonNode: Sendable {
+final class ComparisonNode: Sendable, Hashable {
     let modifier: ComparisonModifier
     let operation: ComparisonOperator
     let options: StringOptions
@@ -85,11 +85,18 @@ final class ComparisonNode: Sendable {
     let offset: Int
     /// Prepared from a constant right-hand side: the folded string, LIKE pattern or regex.
     let prepared: PreparedPattern?
+    /// For `SUBQUERY(…).@count` compared with an integer, such as `>= 1`: the count past which
+    /// the comparison's answer no longer changes, so counting can stop there.
+    let countLimit: Int?
+    /// In a rule set's canonical comparison (``PredicateCanonicalForm``), which of its type
+    /// constants this UTI comparison's right-hand side is: the evaluator records each test of it.
+    let typeParameter: Int?
 
     init(
         modifier: ComparisonModifier, operation: ComparisonOperator, options: StringOptions,
-        left: ExpressionNode, right: ExpressionNode, offset: Int, prepared: PreparedPattern?
+        left: ExpressionNode, right: ExpressionNode, offset: Int, prepared: PreparedPattern?, typeParameter: Int? = nil
     ) {
+        self.typeParameter = typeParameter
         self.modifier = modifier
         self.operation = operation
         self.options = options
@@ -97,6 +104,17 @@ final class ComparisonNode: Sendable {
         self.right = right
         self.offset = offset
         self.prepared = prepared
+        // `>= n` and `< n` are decided once the count reaches n; the others once it passes n,
+        // after which every count compares with n alike.
+        countLimit = if modifier == .direct, case .subqueryCount = left, case .constant(.integer(let bound)) = right {
+            switch operation {
+            case .greaterOrEqual, .less: max(bound, 0)
+            case .equal, .notEqual, .greater, .lessOrEqual: bound < 0 ? 0 : bound == Int.max ? bound : bound + 1
+            default: nil
+            }
+        } else {
+            nil
+        }
     }
 }
 
@@ -126,13 +144,13 @@ enum CollectionOperator: String, Sendable, CaseIterable {
 }
 
 /// `[FIRST]`, `[LAST]`, `[SIZE]` or `[expression]`.
-enum IndexKind: Sendable {
+enum IndexKind: Sendable, Hashable {
     case first, last, size
     case expression(ExpressionNode)
 }
 
 /// `SUBQUERY(collection, $variable, predicate)`. A class for the same reason as ``ComparisonNode``.
-final class SubqueryNode: Sendable {
+final class SubqueryNode: Sendable, Hashable {
     let collection: ExpressionNode
     let slot: Int
     let variable: String
@@ -147,7 +165,7 @@ final class SubqueryNode: Sendable {
 }
 
 /// An expression: something that evaluates to a ``PredicateValue``.
-indirect enum ExpressionNode: Sendable {
+indirect enum ExpressionNode: Sendable, Hashable {
     case constant(PredicateValue)
     case evaluatedObject
     case variable(slot: Int, name: String)

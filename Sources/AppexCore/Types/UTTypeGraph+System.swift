@@ -51,7 +51,7 @@ extension UTTypeGraph {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw UTTypeGraphLoadError(.unreadable, path: file, "can't be read: \(error.localizedDescription)")
+            throw UTTypeGraphLoadError(.unreadable, path: file, "can't be read: \(FileErrorText.describe(error))")
         }
         let value: PropertyListValue
         do {

@@ -38,6 +38,7 @@ public struct PickFiles: ProtoMessage, Hashable {
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
+        var requestID: UUID?
         self.init(call: 0, requestID: .placeholder)
         while let field = try reader.nextField() {
             switch field.number {
@@ -51,6 +52,8 @@ public struct PickFiles: ProtoMessage, Hashable {
             default: try reader.skip(field)
             }
         }
+        guard let requestID else { throw reader.missing("request_id", in: "PickFiles") }
+        self.requestID = requestID
     }
 }
 
@@ -67,7 +70,7 @@ public struct PickedFile: ProtoMessage, Hashable {
     }
 
     public func encode(to writer: inout ProtoWriter) {
-        writer.uint(1, UInt64(slot), always: true)
+        writer.uint(1, UInt64(slot))
         writer.string(2, filename)
         writer.string(3, typeIdentifier)
     }

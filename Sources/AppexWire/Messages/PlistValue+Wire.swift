@@ -45,7 +45,7 @@ public struct PlistDictionary: ProtoMessage, Hashable {
     public func encode(to writer: inout ProtoWriter) {
         for key in entries.keys.sorted() {
             writer.message(1) { entry in
-                entry.string(1, key, always: true)
+                entry.string(1, key)
                 entry.message(2, entries[key]!)
             }
         }
@@ -67,7 +67,7 @@ struct PlistEntry: ProtoMessage {
     var value: PropertyListValue = .string("")
 
     func encode(to writer: inout ProtoWriter) {
-        writer.string(1, key, always: true)
+        writer.string(1, key)
         writer.message(2, value)
     }
 

@@ -155,9 +155,9 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
         writer.string(5, method)
         writer.string(6, state)
         writer.sint(7, bytesSent)
-        writer.sint(8, bytesExpectedToSend, always: true)
+        writer.sint(8, bytesExpectedToSend)
         writer.sint(9, bytesReceived)
-        writer.sint(10, bytesExpectedToReceive, always: true)
+        writer.sint(10, bytesExpectedToReceive)
         writer.uint(11, UInt64(clamping: statusCode))
         writer.string(12, error)
         writer.string(13, owner)
@@ -168,7 +168,8 @@ public struct TransferTaskInfo: ProtoMessage, Hashable {
     }
 
     public init(from reader: inout ProtoReader) throws(WireError) {
-        self.init(taskIdentifier: 0, id: "", kind: "", url: "", method: "", state: "")
+        // A field left out is proto3's default, 0, not the initializer's "unknown" (-1).
+        self.init(taskIdentifier: 0, id: "", kind: "", url: "", method: "", state: "", bytesExpectedToSend: 0, bytesExpectedToReceive: 0)
         while let field = try reader.nextField() {
             switch field.number {
             case 1: taskIdentifier = try reader.uint(field)

@@ -143,7 +143,7 @@ enum ActionOutput {
             }
             return destination.path
         } catch {
-            throw CommandFailure(status: CommandFailure.trouble, "error: can't write the result to \(destination.path): \(error.localizedDescription)")
+            throw CommandFailure(status: CommandFailure.trouble, "error: can't write the result to \(destination.path): \(FileErrorText.describe(error))")
         }
     }
 

@@ -48,12 +48,17 @@ struct BundleCommand: ParsableCommand {
         let productsURL = products.map { URL(fileURLWithPath: $0) } ?? Executable.directory
         let assembler = BundleAssembler(products: productsURL, settings: values, frameworks: frameworks.map { URL(fileURLWithPath: $0) })
         let app: URL
+        let progress = ProgressLine("Assembling \(URL(fileURLWithPath: template).lastPathComponent)")
         do {
+            progress.show("copying the template and the products")
             app = try assembler.assemble(template: URL(fileURLWithPath: template), into: URL(fileURLWithPath: output))
         } catch {
+            progress.end()
             throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
         }
+        progress.show("validating")
         let inspection = BundleValidator(types: .system).validate(appAt: app)
+        progress.end()
         Output.diagnostics(inspection.diagnostics)
         guard inspection.isValid else {
             throw CommandFailure(status: CommandFailure.no, "assembled \(app.path), but it is not valid")

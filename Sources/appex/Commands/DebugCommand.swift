@@ -13,7 +13,7 @@ struct DebugCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The extension's bundle identifier.")
+    @Argument(help: "The extension's bundle identifier.", completion: Completions.extensions)
     var identifier: String
 
     @Flag(help: "Every launch, not only the next, until --off.")

@@ -41,7 +41,7 @@ struct DoctorCommand: AsyncParsableCommand {
             case .missing: "MISSING"
             case .unavailable: "unavailable"
             }
-            print("  \(check.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(mark.padding(toLength: 12, withPad: " ", startingAt: 0)) \(check.detail)")
+            print("  \(check.name.column(22)) \(mark.column(12)) \(check.detail)")
         }
     }
 }

@@ -7,7 +7,7 @@ struct EnableCommand: ParsableCommand {
         abstract: "Let hosts offer an extension (pluginkit -e use). Kept across reinstalls."
     )
 
-    @Argument(help: "The extension's bundle identifier.")
+    @Argument(help: "The extension's bundle identifier.", completion: Completions.extensions)
     var identifier: String
 
     func run() throws {
@@ -23,7 +23,7 @@ struct DisableCommand: ParsableCommand {
         abstract: "Stop hosts offering an extension (pluginkit -e ignore). Kept across reinstalls."
     )
 
-    @Argument(help: "The extension's bundle identifier.")
+    @Argument(help: "The extension's bundle identifier.", completion: Completions.extensions)
     var identifier: String
 
     func run() throws {

@@ -9,7 +9,7 @@ struct InfoCommand: ParsableCommand {
         abstract: "Show an installed app or extension."
     )
 
-    @Argument(help: "The bundle identifier of an app or an extension.")
+    @Argument(help: "The bundle identifier of an app or an extension.", completion: Completions.appsAndExtensions)
     var identifier: String
 
     @Flag(help: "Print JSON.")
@@ -34,7 +34,7 @@ struct InfoCommand: ParsableCommand {
             return
         }
         guard let plugIn = try RegistryAccess.run({ () throws(RegistryError) in try registry.extension(identifier) }) else {
-            throw CommandFailure(status: CommandFailure.no, "no app or extension \(identifier) is installed (`appex list` shows what is)")
+            throw CommandFailure(status: CommandFailure.no, "no app or extension \(identifier) is installed", hint: "`appex list` shows what is", code: "not-installed")
         }
         let points = try RegistryAccess.points(registry)
         if json { return try Output.json(ExtensionSummary(plugIn, points: points)) }

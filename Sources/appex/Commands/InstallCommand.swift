@@ -19,7 +19,7 @@ struct InstallCommand: ParsableCommand {
     @Option(name: .customLong("share-group"), help: ArgumentHelp(
         "Let the app use an app group another installed app uses (repeatable).",
         discussion: "Only for apps of one vendor: the app can read and write everything the group holds.",
-        valueName: "group"))
+        valueName: "group"), completion: Completions.groups)
     var sharedGroups: [String] = []
 
     @Flag(help: "Print the installed app as JSON.")
@@ -28,8 +28,14 @@ struct InstallCommand: ParsableCommand {
     func run() throws {
         let registry = try RegistryAccess.open()
         let app: InstalledApp
-        do {
-            app = try registry.install(appAt: URL(fileURLWithPath: path), options: .init(allowDowngrade: allowDowngrade, sharedGroups: Set(sharedGroups)))
+        let progress = ProgressLine("Installing \(URL(fileURLWithPath: path).lastPathComponent)")
+        var options = Registry.InstallOptions(allowDowngrade: allowDowngrade, sharedGroups: Set(sharedGroups))
+        if !json {
+            options.progress = { step in progress.show(step.rawValue) }
+        }
+        do throws(RegistryError) {
+            defer { progress.end() }
+            app = try registry.install(appAt: URL(fileURLWithPath: path), options: options)
         } catch {
             Output.diagnostics(error.diagnostics, toStandardError: true)
             throw CommandFailure(error)

@@ -9,10 +9,10 @@ struct ListCommand: ParsableCommand {
         discussion: "Extensions are listed in the user's order within each point."
     )
 
-    @Option(name: .shortAndLong, help: "Only this extension point (identifier or name, such as share).")
+    @Option(name: .shortAndLong, help: "Only this extension point (identifier or name, such as share).", completion: Completions.points)
     var point: String?
 
-    @Option(name: [.customShort("i"), .customLong("identifier")], help: "Only this extension.")
+    @Option(name: [.customShort("i"), .customLong("identifier")], help: "Only this extension.", completion: Completions.extensions)
     var identifier: String?
 
     @Flag(name: .shortAndLong, help: "Show names, points, apps and paths.")
@@ -24,7 +24,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let registry = try RegistryAccess.open()
         let points = try RegistryAccess.points(registry)
-        let pointIdentifier = point.map { points.point(named: $0)?.id ?? $0 }
+        let pointIdentifier = try point.map { try RegistryAccess.point($0, in: points).id }
         var extensions = try RegistryAccess.run { () throws(RegistryError) in try registry.extensions(point: pointIdentifier) }
         if let identifier {
             extensions = extensions.filter { $0.identifier.lowercased() == identifier.lowercased() }
@@ -34,7 +34,7 @@ struct ListCommand: ParsableCommand {
             print(plugIn.listLine(verbose: verbose))
         }
         if extensions.isEmpty, identifier != nil {
-            throw CommandFailure(status: CommandFailure.no, "no extension \(identifier!) is installed")
+            throw CommandFailure(status: CommandFailure.no, "no extension \(identifier!) is installed", hint: "`appex list` shows what is", code: "not-installed")
         }
     }
 }

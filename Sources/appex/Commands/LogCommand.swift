@@ -17,7 +17,7 @@ struct LogCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "An extension's bundle identifier; without one, every line.")
+    @Argument(help: "An extension's bundle identifier; without one, every line.", completion: Completions.extensions)
     var identifier: String?
 
     @Flag(name: .shortAndLong, help: "Keep printing lines as they are written, until interrupted.")

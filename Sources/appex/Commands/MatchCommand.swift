@@ -8,8 +8,8 @@ struct MatchCommand: ParsableCommand {
         commandName: "match",
         abstract: "Evaluate an activation rule against items, as a host's query would.",
         discussion: """
-            ITEMS.json is an array of items, such as
-              [{"attributedContentText": "hi", "attachments": [{"registeredTypeIdentifiers": ["public.jpeg"]}]}]
+            --items takes an array of items as JSON, inline, in a file, or on standard input (-), such as
+              --items '[{"attributedContentText": "hi", "attachments": [{"registeredTypeIdentifiers": ["public.jpeg"]}]}]'
             Prints `match` or `no match`, with exit status 0 or 1. A rule that does not parse exits 2 and gives its line:column.
             """
     )
@@ -17,13 +17,13 @@ struct MatchCommand: ParsableCommand {
     @Option(name: .customLong("rule-string"), help: "The rule as an NSPredicate format string.")
     var ruleString: String?
 
-    @Option(name: .customLong("rule"), help: "A file with the predicate text, or a plist or JSON with the dictionary form.", completion: .file())
+    @Option(name: .customLong("rule"), help: "A file with the predicate text, or a plist or JSON with the dictionary form; - reads standard input.", completion: .file())
     var ruleFile: String?
 
     @Option(name: .customLong("bundle"), help: "An .appex whose NSExtensionActivationRule to use.", completion: .directory)
     var bundle: String?
 
-    @Option(help: "The items, as JSON.", completion: .file())
+    @Option(help: "The items: JSON, inline or in a file; - reads standard input.", completion: .file())
     var items: String
 
     @Flag(help: "Print the result as JSON.")
@@ -64,15 +64,7 @@ struct MatchCommand: ParsableCommand {
 /// Reads a rule from a file: predicate text, or the dictionary form as a plist or JSON.
 enum RuleFile {
     static func read(_ path: String) throws -> PropertyListValue {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandFailure(status: CommandFailure.trouble, "error: can't read the rule file \(path): \(error.localizedDescription)")
-        }
-        guard data.count <= PropertyListValue.maximumEncodedSize else {
-            throw CommandFailure(status: CommandFailure.trouble, "error: the rule file \(path) is \(data.count) bytes, over the limit")
-        }
+        let data = try CommandInput.read(path, what: "the rule file", limit: PropertyListValue.maximumEncodedSize)
         if let object = try? JSONSerialization.jsonObject(with: data), let value = try? PropertyListValue(foundationObject: object),
             value.dictionaryValue != nil
         {
@@ -103,8 +95,10 @@ enum RuleFile {
             plist = try PropertyListValue(decoding: Data(contentsOf: info))
         } catch let error as PropertyListError {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(info.path): \(error)")
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            throw CommandFailure(status: CommandFailure.trouble, "error: \(info.path) does not exist; --bundle takes an .appex folder or its Info.plist")
         } catch {
-            throw CommandFailure(status: CommandFailure.trouble, "error: can't read \(info.path): \(error.localizedDescription)")
+            throw CommandFailure(status: CommandFailure.trouble, "error: can't read \(info.path): \(FileErrorText.describe(error))")
         }
         guard let rule = plist["NSExtension"]?["NSExtensionAttributes"]?["NSExtensionActivationRule"] else {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(info.path) has no NSExtension.NSExtensionAttributes.NSExtensionActivationRule")

@@ -77,7 +77,7 @@ struct NewCommand: ParsableCommand {
             }
         } catch {
             try? FileManager.default.removeItem(at: folder)
-            throw CommandFailure(status: CommandFailure.trouble, "error: can't write \(folder.path): \(error.localizedDescription)")
+            throw CommandFailure(status: CommandFailure.trouble, "error: can't write \(folder.path): \(FileErrorText.describe(error))")
         }
         print("""
             Created \(folder.path): \(names.package), with the \(template.point.name) extension \(names.target) (\(names.extensionIdentifier)).

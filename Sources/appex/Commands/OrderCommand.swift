@@ -9,10 +9,10 @@ struct OrderCommand: ParsableCommand {
         discussion: "The named extensions come first, in the order given; the others follow by identifier."
     )
 
-    @Option(name: .shortAndLong, help: "The extension point (identifier or name, such as share).")
+    @Option(name: .shortAndLong, help: "The extension point (identifier or name, such as share).", completion: Completions.points)
     var point: String
 
-    @Argument(help: "Extension identifiers, first to last.")
+    @Argument(help: "Extension identifiers, first to last.", completion: Completions.extensions)
     var identifiers: [String]
 
     @Flag(help: "Print the point's extensions, in their new order, as JSON.")
@@ -21,7 +21,7 @@ struct OrderCommand: ParsableCommand {
     func run() throws {
         let registry = try RegistryAccess.open()
         let points = try RegistryAccess.points(registry)
-        let pointIdentifier = points.point(named: point)?.id ?? point
+        let pointIdentifier = try RegistryAccess.point(point, in: points).id
         try RegistryAccess.run { () throws(RegistryError) in try registry.setOrder(identifiers, point: pointIdentifier) }
         let ordered = try RegistryAccess.run { () throws(RegistryError) in try registry.extensions(point: pointIdentifier) }
         if json { return try Output.json(ordered.map { ExtensionSummary($0, points: points) }) }

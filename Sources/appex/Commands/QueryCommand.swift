@@ -9,10 +9,10 @@ struct QueryCommand: ParsableCommand {
         discussion: "Exit status: 0 when some extension matches, 1 when none does, 2 on error."
     )
 
-    @Option(name: .shortAndLong, help: "The extension point (identifier or name, such as share).")
+    @Option(name: .shortAndLong, help: "The extension point (identifier or name, such as share).", completion: Completions.points)
     var point: String
 
-    @Option(help: "The items, as JSON (see `appex match --help`).", completion: .file())
+    @Option(help: "The items: JSON, inline or in a file; - reads standard input (see `appex match --help`).", completion: .file())
     var items: String
 
     @Flag(help: "Print JSON.")
@@ -22,7 +22,7 @@ struct QueryCommand: ParsableCommand {
         let inputs = try ItemsFile.read(items)
         let registry = try RegistryAccess.open()
         let points = try RegistryAccess.points(registry)
-        let pointIdentifier = points.point(named: point)?.id ?? point
+        let pointIdentifier = try RegistryAccess.point(point, in: points).id
         let matches = try RegistryAccess.run { () throws(RegistryError) in try registry.query(point: pointIdentifier, items: inputs) }
         if json {
             try Output.json(matches.map { ExtensionSummary($0, points: points) })

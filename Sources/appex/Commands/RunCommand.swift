@@ -16,16 +16,16 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The extension's bundle identifier, as `appex list` shows it.")
+    @Argument(help: "The extension's bundle identifier, as `appex list` shows it.", completion: Completions.extensions)
     var identifier: String
 
-    @Option(help: "Text to send.")
+    @Option(help: "Text to send; - reads it from standard input.")
     var text: String?
 
     @Option(help: "A URL to send; repeat for more.")
     var url: [String] = []
 
-    @Option(help: "A file to send; repeat for more. The extension gets it as a descriptor.", completion: .file())
+    @Option(help: "A file to send; repeat for more; - sends standard input. The extension gets it as a descriptor.", completion: .file())
     var file: [String] = []
 
     @Option(help: "Where to save returned files (default: a new folder in the temporary directory).", completion: .directory)
@@ -39,6 +39,10 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(help: "Print JSON.")
     var json = false
+
+    func validate() throws {
+        try ContentItems.validate(text: text, files: file)
+    }
 
     func run() async throws {
         let items = try inputItems()

@@ -50,7 +50,7 @@ struct SchemesSetCommand: ParsableCommand {
     @Argument(help: "The URL scheme, such as mailto.")
     var scheme: String
 
-    @Argument(help: "The bundle identifier of an installed app that declares it.")
+    @Argument(help: "The bundle identifier of an installed app that declares it.", completion: Completions.apps)
     var app: String
 
     func run() throws {

@@ -62,7 +62,7 @@ struct TodayShowCommand: AsyncParsableCommand {
         let confirmations = LinkConfirmations(canAsk: terminal != nil && open == nil)
         let board = TodayBoard(registry: registry, width: Double(columns) * WidgetRenderer.pointsPerColumn) { await confirmations.ask($0) }
         board.show(try RegistryAccess.run { () throws(RegistryError) in try board.loadTiles() })
-        let screen = TodayScreen(width: columns, styled: terminal != nil && !json)
+        let screen = TodayScreen(width: columns, styled: terminal != nil && !json && Colour.isWanted(on: STDOUT_FILENO))
         if let terminal, open == nil {
             var interaction = TodayInteraction(board: board, terminal: terminal, confirmations: confirmations,
                                                schedule: watch ? .seconds(interval) : nil, screen: screen)

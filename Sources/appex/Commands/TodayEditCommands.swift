@@ -27,7 +27,7 @@ struct TodayAddCommand: ParsableCommand {
         discussion: "Without an identifier, the add list is shown to pick from on a terminal, or printed without one."
     )
 
-    @Argument(help: "The widget's bundle identifier.")
+    @Argument(help: "The widget's bundle identifier.", completion: Completions.widgets)
     var identifier: String?
 
     @Option(help: "Its place, from 1 (the top); last if not given.")
@@ -70,7 +70,7 @@ struct TodayAddCommand: ParsableCommand {
 struct TodayRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take a widget out of the Today view.")
 
-    @Argument(help: "The widget's bundle identifier.")
+    @Argument(help: "The widget's bundle identifier.", completion: Completions.widgets)
     var identifier: String
 
     func run() throws {
@@ -84,7 +84,7 @@ struct TodayRemoveCommand: ParsableCommand {
 struct TodayMoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "move", abstract: "Move a widget to another place in the Today view.")
 
-    @Argument(help: "The widget's bundle identifier.")
+    @Argument(help: "The widget's bundle identifier.", completion: Completions.widgets)
     var identifier: String
 
     @Argument(help: "Its new place, from 1 (the top).")

@@ -26,7 +26,7 @@ struct TransfersCommand: AsyncParsableCommand {
         guard watch else { return print(Self.table(try read()), terminator: "") }
         // On a terminal, the list is drawn again in place; elsewhere, printed again when it changes.
         let stop = InterruptSignals()
-        let onTerminal = isatty(STDOUT_FILENO) == 1
+        let onTerminal = isatty(STDOUT_FILENO) == 1 && !Colour.isDumb()
         var printed: String?
         while !stop.received {
             let table = Self.table(try read())

@@ -7,7 +7,7 @@ struct UninstallCommand: ParsableCommand {
         abstract: "Remove an app, its extensions, their containers, and app groups no other app uses."
     )
 
-    @Argument(help: "The app's bundle identifier.")
+    @Argument(help: "The app's bundle identifier.", completion: Completions.apps)
     var identifier: String
 
     @Flag(help: "Print what was removed as JSON.")

@@ -5,10 +5,10 @@ import Foundation
 /// The content a terminal host sends, as `appex share` and `appex action` take it: files,
 /// text and URLs, in one `NSExtensionItem`.
 struct ContentOptions: ParsableArguments {
-    @Argument(help: "Files to send. The extension gets each as a descriptor, never a copy.", completion: .file())
+    @Argument(help: "Files to send; - sends standard input. The extension gets each as a descriptor, never a copy.", completion: .file())
     var files: [String] = []
 
-    @Option(help: "Text to send.")
+    @Option(help: "Text to send; - reads it from standard input.")
     var text: String?
 
     @Option(help: "A URL to send; repeat for more.")
@@ -34,15 +34,24 @@ struct ContentOptions: ParsableArguments {
         guard !files.isEmpty || text != nil || !url.isEmpty else {
             throw ValidationError("Give something to send: files, --text or --url.")
         }
+        try ContentItems.validate(text: text, files: files)
     }
 }
 
 /// The item a terminal host sends, from text, URLs and files.
 enum ContentItems {
+    /// Throws unless standard input is taken once at most: as the text, or as one file.
+    static func validate(text: String?, files: [String]) throws {
+        guard files.count(where: { $0 == CommandInput.standardInput }) + (text == CommandInput.standardInput ? 1 : 0) <= 1 else {
+            throw ValidationError("Standard input can be read once: give - as the text or as one file, not both.")
+        }
+    }
+
     static func make(text: String?, urls: [String], files: [String], fileOption: String = "") throws -> [NSExtensionItem] {
         let item = NSExtensionItem()
         var attachments: [NSItemProvider] = []
-        if let text {
+        if var text {
+            if text == CommandInput.standardInput { text = try CommandInput.text(option: "--text") }
             item.attributedContentText = NSAttributedString(string: text)
             attachments.append(NSItemProvider(object: text))
         }
@@ -53,8 +62,12 @@ enum ContentItems {
             attachments.append(NSItemProvider(object: url))
         }
         for path in files {
+            if path == CommandInput.standardInput {
+                attachments.append(try CommandInput.file())
+                continue
+            }
             guard let provider = NSItemProvider(contentsOf: URL(fileURLWithPath: path)) else {
-                throw CommandFailure(status: CommandFailure.trouble, "error: \(fileOption)\(path) is not a readable file")
+                throw CommandFailure(status: CommandFailure.trouble, "error: \(fileOption)\(path) does not exist")
             }
             attachments.append(provider)
         }

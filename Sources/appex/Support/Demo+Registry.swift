@@ -20,7 +20,7 @@ extension Demo {
         for plugIn in try RegistryAccess.run({ () throws(RegistryError) in try registry.extensions() }) {
             let point = try RegistryAccess.points(registry)[plugIn.pointIdentifier]?.name ?? plugIn.pointIdentifier
             let rule = plugIn.manifest.activationRule.map { RuleText.describe($0) } ?? "(no rule)"
-            print("  \(plugIn.isEnabled ? "+" : "-") \(plugIn.identifier.padding(toLength: 28, withPad: " ", startingAt: 0)) \(plugIn.displayName.padding(toLength: 18, withPad: " ", startingAt: 0)) \(point)")
+            print("  \(plugIn.isEnabled ? "+" : "-") \(plugIn.identifier.column(32)) \(plugIn.displayName.column(18)) \(point)")
             print("      rule: \(rule.count > 110 ? String(rule.prefix(107)) + "…" : rule)")
         }
     }
@@ -55,7 +55,7 @@ extension Demo {
                 columns.append("\(point.name): \(matches.isEmpty ? "—" : matches.map(\.displayName).joined(separator: ", "))")
                 times.append(time)
             }
-            print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(columns.map { $0.padding(toLength: 40, withPad: " ", startingAt: 0) }.joined())[\(times.joined(separator: ", "))]")
+            print("  \(name.column(20)) \(columns.map { $0.column(40) }.joined(separator: " ")) [\(times.joined(separator: ", "))]")
         }
     }
 
@@ -75,7 +75,7 @@ extension Demo {
         let types = try RegistryAccess.run { () throws(RegistryError) in try registry.typeGraph() }
         for (name, items) in Self.itemSets {
             let (matched, time) = timed { rule.matches(items, types: types) }
-            print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(matched ? "match" : "no match")  [\(time)]")
+            print("  \(name.column(20)) \(matched ? "match" : "no match")  [\(time)]")
         }
     }
 

@@ -1,3 +1,4 @@
+import AppexCore
 import AppexHost
 import AppexRegistry
 import AppexWire
@@ -12,6 +13,8 @@ import Foundation
 struct ExtensionChooser {
     /// The command, for messages: "action".
     var command: String
+    /// The points whose extensions it sends to.
+    var points: [ExtensionPoint]
     /// What is being sent, for the list's title: "a file and a text".
     var content: String
     /// Where picks are remembered: this home's registry; nil to remember nothing.
@@ -23,16 +26,14 @@ struct ExtensionChooser {
     /// says what to pass when there is nothing to choose, `--to` names none of them, or the
     /// user must choose and can't be asked.
     func choose(from candidates: [NSExtension], to wanted: String?, terminal: Terminal?) throws -> NSExtension {
-        guard !candidates.isEmpty else {
-            throw CommandFailure(status: CommandFailure.no, "no enabled extension accepts \(content) (`appex list -v` shows what is installed, `appex enable` turns one on)")
-        }
         if let wanted {
             guard let chosen = candidates.first(where: { $0.identifier.lowercased() == wanted.lowercased() }) else {
-                throw CommandFailure(status: CommandFailure.no, "\(wanted) does not accept \(content); these do:\n" + Self.list(candidates))
+                throw refusal(of: wanted, candidates: candidates)
             }
             remember(chosen)
             return chosen
         }
+        guard !candidates.isEmpty else { throw nothingAccepts() }
         guard let terminal else {
             throw CommandFailure(status: CommandFailure.trouble, "which extension? Without a terminal `appex \(command)` does not ask: pass --to ID, one of:\n" + Self.list(candidates))
         }
@@ -55,7 +56,7 @@ struct ExtensionChooser {
         try? registry?.recordPick(of: chosen.identifier)
     }
 
-    private static func list(_ candidates: [NSExtension]) -> String {
+    static func list(_ candidates: [NSExtension]) -> String {
         candidates.map { "  \($0.identifier)\t\($0.summary.displayName)" }.joined(separator: "\n")
     }
 }

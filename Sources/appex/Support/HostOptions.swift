@@ -7,7 +7,7 @@ import ArgumentParser
 /// What every terminal host (`appex share`, `appex action`) takes besides the content: which
 /// extension, how long to wait for it, and JSON; and how it picks the extension.
 struct HostOptions: ParsableArguments {
-    @Option(help: "The extension to send to, by bundle identifier; skips the list.")
+    @Option(help: "The extension to send to, by bundle identifier; skips the list.", completion: Completions.extensions)
     var to: String?
 
     @Option(help: "Give up on an extension that doesn't answer after this many seconds; 0 waits for ever.")
@@ -26,7 +26,7 @@ struct HostOptions: ParsableArguments {
         do {
             var candidates: [NSExtension] = []
             for point in points { candidates += try await NSExtension.extensions(ofPoint: point.id, matching: items) }
-            return try ExtensionChooser(command: command, content: content, registry: try? Registry(home: .current))
+            return try ExtensionChooser(command: command, points: points, content: content, registry: try? Registry(home: .current))
                 .choose(from: candidates, to: to, terminal: terminal)
         } catch let failure as CommandFailure {
             throw failure

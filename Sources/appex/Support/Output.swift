@@ -23,9 +23,16 @@ enum Output {
 
     /// Prints diagnostics one per line, errors and warnings to stderr when `toStandardError`.
     /// A diagnostic may quote the bundle's text, so its control characters are escaped.
+    /// On a terminal that takes colour, the severity is red for an error, yellow for a warning.
     static func diagnostics(_ diagnostics: [Diagnostic], toStandardError: Bool = false) {
+        let coloured = Colour.isWanted(on: toStandardError ? STDERR_FILENO : STDOUT_FILENO)
         for diagnostic in diagnostics {
-            let line = diagnostic.description.escapingControlCharacters
+            var line = diagnostic.description.escapingControlCharacters
+            if coloured, let colon = line.firstIndex(of: ":") {
+                let severity = String(line[..<colon])
+                let painted = diagnostic.severity == .error ? Colour.red(severity) : diagnostic.severity == .warning ? Colour.yellow(severity) : severity
+                line = painted + line[colon...]
+            }
             if toStandardError {
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             } else {

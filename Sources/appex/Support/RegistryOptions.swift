@@ -17,10 +17,13 @@ enum RegistryAccess {
         try run { () throws(RegistryError) in try registry.extensionPoints() }
     }
 
-    /// The identifier of the point named `nameOrIdentifier` (`share`, `Today`, or an
-    /// identifier), looked up among the system's and the declared points.
-    static func pointIdentifier(_ nameOrIdentifier: String, in registry: Registry) throws -> String {
-        try points(registry).point(named: nameOrIdentifier)?.id ?? nameOrIdentifier
+    /// The point named `nameOrIdentifier` (`share`, `Today`, or an identifier), among the
+    /// system's and the declared points; a usage error naming the closest when none is.
+    static func point(_ nameOrIdentifier: String, in points: ExtensionPointCatalog) throws -> ExtensionPoint {
+        if let point = points.point(named: nameOrIdentifier) { return point }
+        let known = points.all.flatMap { [$0.name.lowercased(), $0.id] }
+        throw Suggestion.failure(CommandFailure.trouble, "error: there is no extension point \(nameOrIdentifier)", typed: nameOrIdentifier, among: known,
+                                 hint: "`appex points` lists them", code: "no-such-point")
     }
 
     /// Runs `body`, turning registry errors into command failures.

@@ -16,19 +16,34 @@ final class Terminal {
     /// How many lines the last ``draw(_:)`` left on the screen, which the next one replaces.
     private var drawnLines = 0
 
-    /// The terminal on standard input and output, or nil when either is not a terminal.
+    /// Whether ``input`` was opened here, and is closed with the terminal.
+    private let ownsInput: Bool
+
+    /// The terminal on standard output, or nil when it is not one. Keys come from standard
+    /// input, or from the controlling terminal (`/dev/tty`) when standard input is piped,
+    /// as in `cat notes.txt | appex share --text -`.
+    /// With `TERM=dumb` there is none: such a terminal can't be drawn on in place.
     static func standard() -> Terminal? {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
-        return Terminal(input: STDIN_FILENO, output: STDOUT_FILENO)
+        guard isatty(STDOUT_FILENO) == 1, !Colour.isDumb() else { return nil }
+        if isatty(STDIN_FILENO) == 1 { return Terminal(input: STDIN_FILENO, output: STDOUT_FILENO, ownsInput: false) }
+        let controlling = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard controlling >= 0 else { return nil }
+        guard isatty(controlling) == 1 else {
+            close(controlling)
+            return nil
+        }
+        return Terminal(input: controlling, output: STDOUT_FILENO, ownsInput: true)
     }
 
-    private init(input: Int32, output: Int32) {
+    private init(input: Int32, output: Int32, ownsInput: Bool) {
         self.input = input
         self.output = output
+        self.ownsInput = ownsInput
     }
 
     deinit {
         restore()
+        if ownsInput { close(input) }
     }
 
     /// Columns, from the terminal's window size; 80 when it doesn't say.

@@ -77,7 +77,7 @@ struct TodayScreen {
     private func emphasise(_ text: String, failure: Bool) -> String {
         let text = text.escapingControlCharacters
         guard styled else { return failure ? "⚠ " + text : text }
-        return failure ? "\u{1B}[33m⚠ \(text)\u{1B}[0m" : Style.dim(text)
+        return failure ? Colour.yellow("⚠ " + text) : Style.dim(text)
     }
 
     private func dim(_ text: String) -> String { styled ? Style.dim(text) : text }

@@ -14,10 +14,11 @@ import Testing
         })
     })
 
-    /// `depth` SUBQUERYs over ten numbers, each inside the last: 10^depth steps unbounded.
-    func nested(_ depth: Int) -> String {
+    /// `depth` SUBQUERYs over ten numbers, each inside the last and `comparison` on each count:
+    /// 10^depth steps unbounded when every element must be counted, as for `== 10`.
+    func nested(_ depth: Int, _ comparison: String = "== 10") -> String {
         var rule = "TRUEPREDICATE"
-        for level in 0..<depth { rule = "SUBQUERY({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, $v\(level), \(rule)).@count > 0" }
+        for level in 0..<depth { rule = "SUBQUERY({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, $v\(level), \(rule)).@count \(comparison)" }
         return rule
     }
 
@@ -30,6 +31,20 @@ import Testing
         // A real rule over a hundred attachments is well within it.
         let real = "SUBQUERY(extensionItems, $item, SUBQUERY($item.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO 'public.text').@count >= 1).@count == 10"
         #expect(try evaluate(real, manyItems))
+    }
+
+    /// A count compared with a number stops once the answer can't change: `> 0` at the first
+    /// match. Twenty levels that would take 10²⁰ steps counted in full take twenty.
+    @Test func aCountStopsOnceItsComparisonIsDecided() throws {
+        #expect(try evaluate(nested(20, "> 0"), manyItems))
+        #expect(try evaluate(nested(20, ">= 1"), manyItems))
+        // Every operator answers as it would have with the whole count.
+        for (comparison, expected) in [("== 10", true), ("!= 10", false), ("< 10", false), ("<= 10", true), ("> 9", true),
+                                       (">= 11", false), ("== 1", false), ("> -1", true), ("< -1", false),
+                                       (">= 10", true), (">= 0", true), ("< 0", false), ("< 11", true)] {
+            #expect(try evaluate("SUBQUERY({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, $v, TRUEPREDICATE).@count \(comparison)") == expected,
+                    "@count \(comparison)")
+        }
     }
 
     /// `(a+)+$` over forty letters and a mismatch is 2⁴⁰ steps for a backtracking matcher
