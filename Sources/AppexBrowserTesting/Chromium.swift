@@ -143,16 +143,19 @@ public struct DevToolsTarget: Sendable {
     public let targetID: String
     public let session: String
 
-    /// Sends a DevTools command to this target.
-    public func call(_ method: String, _ parameters: [String: any Sendable] = [:]) async throws -> DevToolsPipe.Object {
-        try await pipe.call(method, parameters, session: session)
+    /// Sends a DevTools command to this target; throws if no answer comes within `deadline`.
+    public func call(_ method: String, _ parameters: [String: any Sendable] = [:],
+                     deadline: Duration = DevToolsPipe.answerDeadline) async throws -> DevToolsPipe.Object {
+        try await pipe.call(method, parameters, session: session, deadline: deadline)
     }
 
-    /// Evaluates `expression` here, awaiting it if it is a promise, and decodes its value.
-    public func evaluate<Value: Decodable>(_ expression: String, as type: Value.Type) async throws -> Value {
+    /// Evaluates `expression` here, awaiting it if it is a promise, and decodes its value;
+    /// throws if that takes longer than `deadline`.
+    public func evaluate<Value: Decodable>(_ expression: String, as type: Value.Type,
+                                           deadline: Duration = DevToolsPipe.answerDeadline) async throws -> Value {
         let reply = try await call("Runtime.evaluate", [
             "expression": "(async () => JSON.stringify(await (\(expression))) ?? \"null\")()", "awaitPromise": true, "returnByValue": true,
-        ])
+        ], deadline: deadline)
         if let exception = reply["exceptionDetails"] as? [String: Any] {
             let detail = (exception["exception"] as? [String: Any])?["description"] as? String ?? exception["text"] as? String ?? "exception"
             throw DevToolsError("\(expression.prefix(120)) threw: \(detail)")
@@ -166,9 +169,16 @@ public struct DevToolsTarget: Sendable {
     /// Waits until `condition`, a JavaScript expression, is true here.
     public func waitFor(_ condition: String, timeout: Duration = .seconds(20)) async throws {
         let deadline = ContinuousClock.now + timeout
+        var last = "false"
         while true {
-            if (try? await evaluate("Boolean(\(condition))", as: Bool.self)) == true { return }
-            guard ContinuousClock.now < deadline else { throw DevToolsError("\(condition) was not true within \(timeout)") }
+            do {
+                // One evaluation that hangs (a worker stopping under it) must not use up the whole wait.
+                if try await evaluate("Boolean(\(condition))", as: Bool.self, deadline: min(timeout, .seconds(5))) { return }
+                last = "false"
+            } catch {
+                last = "\(error)"
+            }
+            guard ContinuousClock.now < deadline else { throw DevToolsError("\(condition) was not true within \(timeout); the last try gave: \(last)") }
             try await Task.sleep(for: .milliseconds(50))
         }
     }

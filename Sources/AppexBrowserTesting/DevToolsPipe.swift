@@ -46,16 +46,17 @@ public final class DevToolsPipe: Sendable {
     public static let answerDeadline = Duration.seconds(60)
 
     /// Sends `method` with `parameters`, to the target session `session` if given, and
-    /// returns the result; throws the browser's error, or ``answerDeadline``'s.
-    public func call(_ method: String, _ parameters: [String: any Sendable] = [:], session: String? = nil) async throws -> Object {
+    /// returns the result; throws the browser's error, or a timeout's after `deadline`.
+    public func call(_ method: String, _ parameters: [String: any Sendable] = [:], session: String? = nil,
+                     deadline: Duration = answerDeadline) async throws -> Object {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
         }
         let deadline = Task { [weak self] in
-            try await Task.sleep(for: Self.answerDeadline)
+            try await Task.sleep(for: deadline)
             self?.state.withLock { $0.pending.removeValue(forKey: id) }?
-                .resume(throwing: DevToolsError("\(method) got no answer from the browser within \(Self.answerDeadline)"))
+                .resume(throwing: DevToolsError("\(method) got no answer from the browser within \(deadline)"))
         }
         defer { deadline.cancel() }
         return try await withCheckedThrowingContinuation { continuation in

@@ -16,7 +16,8 @@ final class BrowserSession {
     let appex: CommandRunner
     let server: LoopbackHTTPServer
     let chromium: Chromium
-    let worker: DevToolsTarget
+    /// The extension's service worker, as last attached (see ``tabID(of:)``).
+    private(set) var worker: DevToolsTarget
 
     init(allowingUserScripts: Bool = true) async throws {
         test = try TestHome()
@@ -52,9 +53,28 @@ final class BrowserSession {
     func open(_ html: String, at path: String, headers: [String: String] = [:]) async throws -> (page: DevToolsTarget, tab: Int) {
         server.serve(html, at: path, headers: headers)
         let page = try await chromium.open(url(path))
-        let query = "(await chrome.tabs.query({})).find((tab) => tab.url === \(Chromium.literal(url(path))))?.id ?? -1"
-        try await worker.waitFor("(\(query)) >= 0")
-        return (page, try await worker.evaluate(query, as: Int.self))
+        return (page, try await tabID(of: url(path)))
+    }
+
+    /// The extension's id for the tab showing `url`, asked of its service worker. If the worker
+    /// attached at the start has stopped or been replaced, whose session then answers nothing
+    /// or an error, the worker running now is attached instead.
+    func tabID(of url: String, timeout: Duration = .seconds(30)) async throws -> Int {
+        let query = "(await chrome.tabs.query({})).find((tab) => tab.url === \(Chromium.literal(url)))?.id ?? -1"
+        let deadline = ContinuousClock.now + timeout
+        var last = "no tab"
+        while true {
+            do {
+                let id = try await worker.evaluate(query, as: Int.self, deadline: .seconds(5))
+                if id >= 0 { return id }
+                last = "no tab"
+            } catch {
+                last = "\(error)"
+                if let current = try? await chromium.serviceWorker(ofExtension: BrowserExtension.chromiumID, timeout: .seconds(5)) { worker = current }
+            }
+            guard ContinuousClock.now < deadline else { throw DevToolsError("the extension found no tab at \(url) within \(timeout); the last try gave: \(last)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Opens the extension's popup for tab `tab` in a tab of its own, as the toolbar button
