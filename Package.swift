@@ -271,6 +271,8 @@ var package = Package(
         ),
         // An extension linked to the shared Swift libraries, as `swift build` links one by default.
         .executableTarget(name: "AppexSharedRuntimeExtension", dependencies: ["AppexKit"], path: "Tests/Fixtures/SharedRuntimeExtension"),
+        // A program linked to the shared Swift libraries that forks a child to run Swift in (ForkedRuntimeTests).
+        .executableTarget(name: "AppexForkedRuntime", dependencies: ["CAppexSystem"], path: "Tests/Fixtures/ForkedRuntime"),
         .testTarget(
             name: "AppexCrashConsistencyTests",
             dependencies: ["AppexCore", "AppexGroups", "AppexRegistry", "AppexSamples", "AppexSystem", "AppexTestServer", "AppexTesting", "CAppexStepGate",

@@ -250,4 +250,15 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
 pid_t appex_spawn_detached(const char *path, char *const argv[], char *const envp[],
                            const appex_spawn_options *options);
 
+/// Finds, in every object loaded now, the thread-local caches of a thread id that Swift's
+/// and libdispatch's locks keep (thread_ids.c), so that a forked child can forget them.
+/// Returns how many it found; -1 with errno ENOEXEC and `*unreadable` naming the first
+/// object that may hold one but whose symbol table can't be read (stripped), or E2BIG.
+int appex_thread_ids_find(const char **unreadable);
+
+/// In a forked child, before it runs any Swift code: zeroes the caches found by
+/// appex_thread_ids_find in this thread's blocks, so each is filled again with the child's
+/// own thread id. Returns how many it zeroed; -1 (EINVAL) if they were never found.
+int appex_thread_ids_forget(void);
+
 #endif
