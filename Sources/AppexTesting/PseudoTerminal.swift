@@ -111,6 +111,18 @@ public final class PseudoTerminal: Sendable {
         received.bytes.withLock { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Everything the program wrote, once it has exited and the last of it has been read: the
+    /// kernel may pass a program's last lines on after it has exited, so ``transcript`` read
+    /// straight after ``waitForExit(timeout:)`` can miss them. Throws after `timeout`.
+    public func finalTranscript(timeout: Duration = .seconds(30)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while !received.ended.load(ordering: .acquiring) {
+            guard ContinuousClock.now < deadline else { throw TerminalWaitError(expected: "the program's last output", screen: screen) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return transcript
+    }
+
     /// What the terminal shows now.
     public var screen: String {
         TerminalScreen(rendering: transcript, columns: columns, rows: rows).text

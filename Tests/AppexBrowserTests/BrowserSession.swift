@@ -16,8 +16,7 @@ final class BrowserSession {
     let appex: CommandRunner
     let server: LoopbackHTTPServer
     let chromium: Chromium
-    /// The extension's service worker, as last attached (see ``tabID(of:)``).
-    private(set) var worker: DevToolsTarget
+    let worker: DevToolsTarget
 
     init(allowingUserScripts: Bool = true) async throws {
         test = try TestHome()
@@ -56,25 +55,16 @@ final class BrowserSession {
         return (page, try await tabID(of: url(path)))
     }
 
-    /// The extension's id for the tab showing `url`, asked of its service worker. If the worker
-    /// attached at the start has stopped or been replaced, whose session then answers nothing
-    /// or an error, the worker running now is attached instead.
+    /// The extension's id for the tab showing `url`, asked from a page of the extension's own
+    /// (its manifest, shown as a page), where `chrome.tabs` answers from the browser: not from
+    /// its service worker, which Chromium stops and starts again as it likes, and which the
+    /// popup wakes when it connects, as it does for a user.
     func tabID(of url: String, timeout: Duration = .seconds(30)) async throws -> Int {
         let query = "(await chrome.tabs.query({})).find((tab) => tab.url === \(Chromium.literal(url)))?.id ?? -1"
-        let deadline = ContinuousClock.now + timeout
-        var last = "no tab"
-        while true {
-            do {
-                let id = try await worker.evaluate(query, as: Int.self, deadline: .seconds(5))
-                if id >= 0 { return id }
-                last = "no tab"
-            } catch {
-                last = "\(error)"
-                if let current = try? await chromium.serviceWorker(ofExtension: BrowserExtension.chromiumID, timeout: .seconds(5)) { worker = current }
-            }
-            guard ContinuousClock.now < deadline else { throw DevToolsError("the extension found no tab at \(url) within \(timeout); the last try gave: \(last)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let page = try await chromium.open("chrome-extension://\(BrowserExtension.chromiumID)/manifest.json")
+        defer { page.close() }
+        try await page.waitFor("(\(query)) >= 0", timeout: timeout)
+        return try await page.evaluate(query, as: Int.self)
     }
 
     /// Opens the extension's popup for tab `tab` in a tab of its own, as the toolbar button

@@ -103,7 +103,7 @@ import Testing
         func transcript(_ arguments: [String], term: String = "xterm-256color", noColor: Bool = false) async throws -> String {
             let terminal = try PseudoTerminal(executable, arguments, environment: test.environment, term: term, noColor: noColor)
             _ = try await terminal.waitForExit()
-            return terminal.transcript
+            return try await terminal.finalTranscript()
         }
         let coloured = try await transcript(["validate", app])
         #expect(coloured.contains("\u{1B}[31merror\u{1B}[0m: Tool.app"), "\(coloured.debugDescription)")
@@ -121,8 +121,9 @@ import Testing
         let notes = try #require(try await AssembledSamples.apps().first { $0.lastPathComponent == "Notes.app" })
         let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["install", notes.path], environment: test.environment)
         #expect(try await terminal.waitForExit() == 0)
+        let transcript = try await terminal.finalTranscript()
         for step in ["validating", "copying", "checking", "registering", "making containers"] {
-            #expect(terminal.transcript.contains("Installing Notes.app: \(step)…"), "\(step): \(terminal.transcript.debugDescription)")
+            #expect(transcript.contains("Installing Notes.app: \(step)…"), "\(step): \(transcript.debugDescription)")
         }
         #expect(!terminal.screen.contains("Installing Notes.app:") && terminal.screen.contains("Installed Notes"), "the line is erased: \(terminal.screen)")
         let piped = try await appex.run(["install", notes.path])
