@@ -254,6 +254,7 @@ pid_t appex_spawn_detached(const char *path, char *const argv[], char *const env
 /// and libdispatch's locks keep (thread_ids.c), so that a forked child can forget them.
 /// Returns how many it found; -1 with errno ENOEXEC and `*unreadable` naming the first
 /// object that may hold one but whose symbol table can't be read (stripped), or E2BIG.
+/// Keeps what it found for appex_thread_ids_forget: call it from one thread, before forking.
 int appex_thread_ids_find(const char **unreadable);
 
 /// In a forked child, before it runs any Swift code: zeroes the caches found by
