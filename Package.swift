@@ -273,6 +273,8 @@ var package = Package(
         .executableTarget(name: "AppexSharedRuntimeExtension", dependencies: ["AppexKit"], path: "Tests/Fixtures/SharedRuntimeExtension"),
         // A program linked to the shared Swift libraries that forks a child to run Swift in (ForkedRuntimeTests).
         .executableTarget(name: "AppexForkedRuntime", dependencies: ["CAppexSystem"], path: "Tests/Fixtures/ForkedRuntime"),
+        // A launcher in miniature: forks children through ProcessLaunch.forkRunning (ForkRunTests).
+        .executableTarget(name: "AppexForkRunLauncher", dependencies: ["AppexSandbox", "AppexSystem", "CAppexSystem"], path: "Tests/Fixtures/ForkRunLauncher"),
         .testTarget(
             name: "AppexCrashConsistencyTests",
             dependencies: ["AppexCore", "AppexGroups", "AppexRegistry", "AppexSamples", "AppexSystem", "AppexTestServer", "AppexTesting", "CAppexStepGate",

@@ -72,6 +72,33 @@ public struct ProcessLaunch: Sendable {
 
     /// Forks from the calling thread, which the child's PR_SET_PDEATHSIG is tied to.
     func spawnOnThisThread() throws(SystemError) -> ProcessDescriptor {
+        try withInitStatus { launch, pidfd, failedStep throws(SystemError) in
+            launch.withCArguments { path, argv, envp, options in appex_spawn(path, argv, envp, &options, &pidfd, &failedStep) }
+        }
+    }
+
+    /// Forks without exec: the child takes every step ``spawn()``'s child takes before exec,
+    /// the sandbox included, then runs `body(context)` with ``environment`` as its
+    /// environment, where the executable would start; ``executable`` and ``arguments`` are the
+    /// body's to use. For a launcher that has already started what its programs need, and
+    /// forks them from itself (docs/zygote.md).
+    ///
+    /// The calling process must have one thread and be a subreaper (PR_SET_CHILD_SUBREAPER):
+    /// with a pid namespace, the process returned is the namespace's first process, which
+    /// reaches this one as an orphan; its body forks the program off with
+    /// `appex_init_become_if_asked`, as init.c does at a spawned program's start.
+    /// ``diesWithParent`` must be false. Throws as ``spawn()`` does.
+    public func forkRunning(_ body: @convention(c) (UnsafeMutableRawPointer?) -> Void, context: UnsafeMutableRawPointer?) throws(SystemError) -> ProcessDescriptor {
+        try withInitStatus { launch, pidfd, failedStep throws(SystemError) in
+            launch.withCArguments { _, _, envp, options in
+                envp.withUnsafeBufferPointer { envp in appex_fork_run(&options, envp.baseAddress, body, context, &pidfd, &failedStep) }
+            }
+        }
+    }
+
+    /// Starts this launch with `start`, given a pid namespace's init status pipe when it makes
+    /// one (init.c), and returns the process or throws the step that failed.
+    private func withInitStatus(_ start: (ProcessLaunch, inout Int32, inout Int32) throws(SystemError) -> pid_t) throws(SystemError) -> ProcessDescriptor {
         var launch = self
         var exitReport: FileDescriptor?
         var reportWriter: FileDescriptor?
@@ -88,9 +115,12 @@ public struct ProcessLaunch: Sendable {
         }
         var pidfd: Int32 = -1
         var failedStep: Int32 = 0
-        let pid = launch.withCArguments { path, argv, envp, options in appex_spawn(path, argv, envp, &options, &pidfd, &failedStep) }
+        let pid = try start(launch, &pidfd, &failedStep)
+        let error = errno
         reportWriter?.close()
         guard pid > 0 else {
+            exitReport?.close()
+            errno = error
             guard let restrictions, failedStep >= CInt(APPEX_SPAWN_STEP_GRANT) else {
                 throw SystemError(ProcessRestrictions.stepName(failedStep), subject: executable)
             }

@@ -111,5 +111,10 @@ static void appex_init_if_first(int argumentCount, char **arguments, char **envi
     sigprocmask(SIG_SETMASK, &previous, NULL);
 }
 
+void appex_init_become_if_asked(void) {
+    extern char **environ;
+    appex_init_if_first(0, NULL, environ);
+}
+
 __attribute__((section(".preinit_array"), used))
 static void (*const appex_init_entry)(int, char **, char **) = appex_init_if_first;

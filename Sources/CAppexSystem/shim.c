@@ -227,8 +227,13 @@ int appex_unlock_byte(int fd, int64_t offset) {
 ///
 /// `parentPidfd` is a pidfd for the parent when the child is in a pid namespace of its own,
 /// where getppid() answers 0, else -1. `namespaces` are those the child was made in.
+///
+/// With `body`, the child is a fork that runs `body(context)` with `envp` as its environment
+/// instead of executing `path` (appex_fork_run); the error pipe, closed first, tells the
+/// parent that every step before it succeeded.
 APPEX_CHILD_SIDE static void appex_child(const char *path, char *const argv[], char *const envp[],
-                        const appex_spawn_options *options, pid_t parent, int parentPidfd, int namespaces, int errorPipe) {
+                        const appex_spawn_options *options, pid_t parent, int parentPidfd, int namespaces, int errorPipe,
+                        appex_fork_run_body body, void *context) {
     int step = APPEX_SPAWN_STEP_EXEC;
     if (options->dieWithParent) {
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) goto fail;
@@ -304,6 +309,13 @@ APPEX_CHILD_SIDE static void appex_child(const char *path, char *const argv[], c
     if (options->directory && chdir(options->directory) < 0) goto fail;
     if (options->sandbox && appex_sandbox_apply_limits(options->sandbox, &step) < 0) goto fail;
     if (options->sandbox && options->sandbox->seccompBaseline && appex_sandbox_apply_seccomp(options->sandbox, &step) < 0) goto fail;
+    if (body != NULL) {
+        extern char **environ;
+        environ = (char **)envp;
+        close(errorPipe);
+        body(context);
+        appex_child_exit(127);
+    }
     execve(path, argv, envp);
 fail:
     appex_report_failure(errorPipe, errno, step);
@@ -329,7 +341,7 @@ struct appex_spawn_arguments {
 APPEX_CHILD_SIDE static int appex_spawn_program(void *raw) {
     const struct appex_spawn_arguments *arguments = raw;
     appex_child(arguments->path, arguments->argv, arguments->envp, arguments->options,
-                arguments->parent, arguments->parentPidfd, arguments->namespaces, arguments->errorPipe);
+                arguments->parent, arguments->parentPidfd, arguments->namespaces, arguments->errorPipe, NULL, NULL);
     return 127;
 }
 
@@ -341,6 +353,19 @@ APPEX_CHILD_SIDE static int appex_spawn_child(void *raw) {
                                       arguments->errorPipe, &arguments->program);
     }
     return appex_spawn_program(raw);
+}
+
+/// Reads a spawn's error pipe to its end: 0 if the child reached exec or its body (the pipe
+/// closed empty), else the child's errno, with the step that failed in `*failedStep`.
+static int appex_read_failure(int errorPipe, int *failedStep) {
+    int report[2] = { 0, APPEX_SPAWN_STEP_EXEC };
+    ssize_t got;
+    do {
+        got = read(errorPipe, report, sizeof(report));
+    } while (got < 0 && errno == EINTR);
+    if (got <= 0) return 0;
+    *failedStep = report[1];
+    return report[0] != 0 ? report[0] : EIO;
 }
 
 /// Spawns as glibc's posix_spawn does: clone(CLONE_VM | CLONE_VFORK) on a stack of its own,
@@ -402,27 +427,124 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
     }
     // The child has exec'd (the pipe's end closed with it) or written its errno and the
     // failed step, and exited.
-    int report[2] = { 0, APPEX_SPAWN_STEP_EXEC };
-    ssize_t got;
-    do {
-        got = read(errorPipe[0], report, sizeof(report));
-    } while (got < 0 && errno == EINTR);
+    int error = appex_read_failure(errorPipe[0], failedStep);
     close(errorPipe[0]);
-    if (got > 0) {
+    if (error != 0) {
         while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
-        *failedStep = report[1];
-        errno = report[0];
+        errno = error;
         return -1;
     }
     *pidfd = appex_pidfd_open(child);
     if (*pidfd < 0) {
-        int error = errno;
+        error = errno;
         kill(child, SIGKILL);
         while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
         errno = error;
         return -1;
     }
     return child;
+}
+
+int appex_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+/// A fork, not a clone sharing memory: the child keeps a copy of the template it was forked
+/// from and never execs (docs/zygote.md, "The process tree"). fork, not _Fork: the caller is
+/// a launcher with one thread, and the runtime's atfork handlers (libdispatch's, a
+/// sanitizer's) must run.
+pid_t appex_fork_run(const appex_spawn_options *options, char *const envp[], appex_fork_run_body body, void *context,
+                     int *pidfd, int *failedStep) {
+    *failedStep = APPEX_SPAWN_STEP_EXEC;
+    if (options->dieWithParent || body == NULL) {
+        errno = EINVAL;
+        return -1;
+    }
+    const appex_sandbox *sandbox = options->sandbox;
+    int namespaces = sandbox ? sandbox->namespaces : 0;
+    int errorPipe[2], startedPipe[2];
+    if (pipe2(errorPipe, O_CLOEXEC) < 0) return -1;
+    if (pipe2(startedPipe, O_CLOEXEC) < 0) {
+        int error = errno;
+        close(errorPipe[0]);
+        close(errorPipe[1]);
+        errno = error;
+        return -1;
+    }
+    sigset_t all, previous;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &previous);
+    pid_t parent = getpid();
+    pid_t first = fork();
+    if (first == 0) {
+        close(errorPipe[0]);
+        close(startedPipe[0]);
+        int step = APPEX_SPAWN_STEP_NAMESPACES;
+        if (sandbox && sandbox->joinsNetwork) {
+            step = APPEX_SPAWN_STEP_JOIN;
+            if (setns(sandbox->joinedUserFD, CLONE_NEWUSER) < 0 || setns(sandbox->joinedNetworkFD, CLONE_NEWNET) < 0) goto fail;
+            step = APPEX_SPAWN_STEP_NAMESPACES;
+            if (namespaces & CLONE_NEWNET) {
+                errno = EINVAL;
+                goto fail;
+            }
+        }
+        if (namespaces && unshare(namespaces) < 0) goto fail;
+        // A new pid namespace holds only the children of the process that made it.
+        if (namespaces & CLONE_NEWPID) {
+            pid_t init = fork();
+            if (init < 0) goto fail;
+            if (init > 0) {
+                while (write(startedPipe[1], &init, sizeof(init)) < 0 && errno == EINTR) {}
+                _exit(0);
+            }
+        }
+        close(startedPipe[1]);
+        appex_child(NULL, NULL, envp, options, parent, -1, namespaces, errorPipe[1], body, context);
+    fail:
+        appex_report_failure(errorPipe[1], errno, step);
+        _exit(127);
+    }
+    int forkError = errno;
+    sigprocmask(SIG_SETMASK, &previous, NULL);
+    close(errorPipe[1]);
+    close(startedPipe[1]);
+    if (first < 0) {
+        close(errorPipe[0]);
+        close(startedPipe[0]);
+        errno = forkError;
+        return -1;
+    }
+    pid_t program = first;
+    if (namespaces & CLONE_NEWPID) {
+        // The first child has exited, or is about to: reap it, and its child, now ours as
+        // this process is a subreaper, is the program.
+        pid_t init = 0;
+        ssize_t got;
+        do {
+            got = read(startedPipe[0], &init, sizeof(init));
+        } while (got < 0 && errno == EINTR);
+        while (waitpid(first, NULL, 0) < 0 && errno == EINTR) {}
+        program = got == sizeof(init) ? init : 0;
+    }
+    close(startedPipe[0]);
+    int error = appex_read_failure(errorPipe[0], failedStep);
+    close(errorPipe[0]);
+    if (program <= 0 && error == 0) error = ECHILD;
+    if (error != 0) {
+        if (program > 0) {
+            while (waitpid(program, NULL, 0) < 0 && errno == EINTR) {}
+        }
+        errno = error;
+        return -1;
+    }
+    *pidfd = appex_pidfd_open(program);
+    if (*pidfd < 0) {
+        error = errno;
+        kill(program, SIGKILL);
+        while (waitpid(program, NULL, 0) < 0 && errno == EINTR) {}
+        errno = error;
+        return -1;
+    }
+    return program;
 }
 
 /// Closes every descriptor from 3 up except those in `keep`, which it sorts. Async-signal-safe.
@@ -479,7 +601,7 @@ pid_t appex_spawn_detached(const char *path, char *const argv[], char *const env
             close(pidPipe[1]);
             appex_spawn_options detached = *options;
             detached.dieWithParent = 0;
-            appex_child(path, argv, envp, &detached, parent, -1, 0, errorPipe[1]);
+            appex_child(path, argv, envp, &detached, parent, -1, 0, errorPipe[1], NULL, NULL);
         }
         while (write(pidPipe[1], &grandchild, sizeof(grandchild)) < 0 && errno == EINTR) {}
         _exit(0);

@@ -262,4 +262,30 @@ int appex_thread_ids_find(const char **unreadable);
 /// own thread id. Returns how many it zeroed; -1 (EINVAL) if they were never found.
 int appex_thread_ids_forget(void);
 
+/// What runs in a child forked by appex_fork_run in place of exec: the child has taken every
+/// step a spawned child takes before execve (descriptors, signals, namespaces, limits, the
+/// sandbox), and its environment is the one given. Must not return.
+typedef void (*appex_fork_run_body)(void *context);
+
+/// Like appex_spawn, but the child runs `body(context)` where a spawned child would exec: for
+/// a launcher that forks programs from a template it has already started (docs/zygote.md).
+/// With a pid namespace, the child forks the namespace's first process and exits, and that
+/// process, orphaned, goes to the nearest subreaper: the caller must be one
+/// (PR_SET_CHILD_SUBREAPER), so that the returned process is its child, as appex_spawn's is.
+/// `body` runs as that first process, and calls appex_init_become_if_asked to fork the
+/// program off as init.c does. `options->dieWithParent` must be 0. Returns the pid and sets
+/// `*pidfd`; on failure -1 with errno and `*failedStep`, and no process left behind.
+/// Makes the calling process a subreaper (PR_SET_CHILD_SUBREAPER): orphans among its
+/// descendants become its children, for it to reap. 0, or -1 with errno.
+int appex_become_subreaper(void);
+
+pid_t appex_fork_run(const appex_spawn_options *options, char *const envp[], appex_fork_run_body body, void *context,
+                     int *pidfd, int *failedStep);
+
+/// In a program started without exec (appex_fork_run's body), what init.c does at a spawned
+/// program's start: if APPEX_INIT_STATUS_FD is set and this is a pid namespace's first
+/// process, forks, returns in the child (pid 2) to run the program, and stays in the parent as
+/// the namespace's init, never returning. Takes the setting out of the environment either way.
+void appex_init_become_if_asked(void);
+
 #endif

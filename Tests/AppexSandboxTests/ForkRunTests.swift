@@ -1,0 +1,59 @@
+import AppexSamples
+import AppexSystem
+import AppexTesting
+import Foundation
+import Glibc
+import Testing
+
+/// A child forked to run code its parent has loaded, not to exec a program, as a launcher that
+/// preloads the runtime forks extensions (`ProcessLaunch.forkRunning`, docs/zygote.md): it
+/// gets the environment, the descriptors and the sandbox a spawned child gets, runs as pid 2
+/// of its pid namespace under an init, and is reaped and reported as a spawned one is. Each
+/// runs in `AppexForkRunLauncher`, which must be a subreaper, as a test process must not be.
+@Suite(.timeLimit(.minutes(2))) struct ForkRunTests {
+    static let launcher = SampleApps.products.appendingPathComponent("AppexForkRunLauncher")
+
+    func launch(_ arguments: [String]) async throws -> CommandRunner.Result {
+        try await CommandRunner(executable: Self.launcher, environment: ProcessInfo.processInfo.environment).run(arguments)
+    }
+
+    /// A folder with a file the sandbox grants and one it doesn't.
+    func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fork-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["allowed", "forbidden"] { try Data(name.utf8).write(to: folder.appendingPathComponent(name)) }
+        return folder
+    }
+
+    @Test func aForkedChildRunsWithTheEnvironmentItWasGiven() async throws {
+        let result = try await launch(["plain"])
+        #expect(result.status == 0, "\(result.standardOutput)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("started the program"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("pid ") && $0.hasSuffix(" greeting hello") }, "\(lines)")
+        #expect(lines.last == "ended: exited with status 7", "\(lines)")
+    }
+
+    @Test func aSandboxedOneIsPidTwoUnderAnInitAndReadsOnlyWhatIsGranted() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await launch(["sandboxed", folder.path])
+        #expect(result.status == 0, "\(result.standardOutput)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("started an init"), "\(lines)")
+        #expect(lines.contains("pid 2 greeting hello allowed: read forbidden: Permission denied"), "\(lines)")
+        // The program's status, which the init reported before it exited.
+        #expect(lines.last == "ended: exited with status 7", "\(lines)")
+    }
+
+    /// A step of the sandbox that fails fails the launch, says which, and leaves no process.
+    @Test func aGrantThroughALinkFailsTheLaunch() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link").path, withDestinationPath: folder.path)
+        let result = try await launch(["confined", folder.path])
+        #expect(result.status == 3, "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("failed: ") && result.standardOutput.contains("symbolic link"), "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("greeting"), "\(result.standardOutput)")
+    }
+}
