@@ -223,6 +223,40 @@ int appex_unlock_byte(int fd, int64_t offset) {
     return fcntl(fd, F_OFD_SETLK, &lock);
 }
 
+#if defined(__aarch64__)
+extern uintptr_t __stack_chk_guard;
+#endif
+
+uintptr_t appex_stack_guard(void) {
+#if defined(__x86_64__)
+    uintptr_t guard;
+    __asm__ volatile("movq %%fs:0x28, %0" : "=r"(guard));
+    return guard;
+#elif defined(__aarch64__)
+    return __stack_chk_guard;
+#else
+    return 0;
+#endif
+}
+
+/// Gives the process a stack-protector canary of its own, from the kernel's random source:
+/// a child forked from a template otherwise keeps the template's, which every other child
+/// forked from it can read in itself (docs/zygote.md). Only for a process none of whose
+/// checked frames will return, since each compares the canary it saved on entry with the
+/// current one: a forked child about to run its body and exit. Keeps the lowest byte zero, as
+/// glibc does, so that a string copied over the canary ends there. -1 with errno on failure.
+APPEX_CHILD_SIDE static int appex_renew_stack_guard(void) {
+    uintptr_t guard = 0;
+    if (syscall(SYS_getrandom, &guard, sizeof(guard), 0) != (long)sizeof(guard)) return -1;
+    guard &= ~(uintptr_t)0xff;
+#if defined(__x86_64__)
+    __asm__ volatile("movq %0, %%fs:0x28" : : "r"(guard) : "memory");
+#elif defined(__aarch64__)
+    __stack_chk_guard = guard;
+#endif
+    return 0;
+}
+
 /// In the child, between fork and exec: only async-signal-safe calls from here on.
 ///
 /// `parentPidfd` is a pidfd for the parent when the child is in a pid namespace of its own,
@@ -312,6 +346,8 @@ APPEX_CHILD_SIDE static void appex_child(const char *path, char *const argv[], c
     if (body != NULL) {
         extern char **environ;
         environ = (char **)envp;
+        step = APPEX_SPAWN_STEP_EXEC;
+        if (appex_renew_stack_guard() < 0) goto fail;
         close(errorPipe);
         body(context);
         appex_child_exit(127);

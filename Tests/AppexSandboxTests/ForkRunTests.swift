@@ -34,6 +34,16 @@ import Testing
         #expect(lines.last == "ended: exited with status 7", "\(lines)")
     }
 
+    /// Every child forked from one launcher would otherwise share its stack-protector canary.
+    @Test func aForkedChildHasAStackGuardOfItsOwn() async throws {
+        let result = try await launch(["plain"])
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        let parent = try #require(lines.first { $0.hasPrefix("parent's guard ") }?.dropFirst(15))
+        let child = try #require(lines.first { $0.hasPrefix("child's guard ") }?.dropFirst(14))
+        #expect(parent != "0" && child != "0" && parent != child, "\(lines)")
+        #expect(UInt64(child, radix: 16).map { $0 & 0xff == 0 } == true, "the lowest byte stays zero: \(child)")
+    }
+
     @Test func aSandboxedOneIsPidTwoUnderAnInitAndReadsOnlyWhatIsGranted() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -275,6 +275,10 @@ typedef void (*appex_fork_run_body)(void *context);
 /// `body` runs as that first process, and calls appex_init_become_if_asked to fork the
 /// program off as init.c does. `options->dieWithParent` must be 0. Returns the pid and sets
 /// `*pidfd`; on failure -1 with errno and `*failedStep`, and no process left behind.
+/// The calling thread's stack-protector canary, which a child appex_fork_run forked gets
+/// anew before its body runs; 0 on an architecture where it isn't known. For tests.
+uintptr_t appex_stack_guard(void);
+
 /// Makes the calling process a subreaper (PR_SET_CHILD_SUBREAPER): orphans among its
 /// descendants become its children, for it to reap. 0, or -1 with errno.
 int appex_become_subreaper(void);

@@ -6,7 +6,8 @@
 //     AppexForkRunLauncher confined DIR     a grant that a link under DIR, a confined folder, leads away
 //
 // The child's body, Swift forked from this process rather than a program it execs, says its
-// pid, the environment it was given and, with DIR, what it could open, then exits with 7.
+// stack-protector canary, its pid, the environment it was given and, with DIR, what it could
+// open, then exits with 7. The parent says its canary too.
 import AppexSandbox
 import AppexSystem
 import CAppexSystem
@@ -25,6 +26,7 @@ let body: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
     // only the program comes back.
     appex_init_become_if_asked()
     guard appex_thread_ids_forget() >= 0 else { _exit(5) }
+    say("child's guard \(String(appex_stack_guard(), radix: 16))")
     var report = "pid \(getpid()) greeting \(ProcessInfo.processInfo.environment["GREETING"] ?? "none")"
     if let context {
         let folder = String(cString: context.assumingMemoryBound(to: CChar.self))
@@ -38,6 +40,7 @@ let body: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+say("parent's guard \(String(appex_stack_guard(), radix: 16))")
 guard appex_become_subreaper() == 0 else { say("not a subreaper"); exit(2) }
 var unreadable: UnsafePointer<CChar>?
 guard appex_thread_ids_find(&unreadable) >= 0 else { say("can't vouch for \(unreadable.map { String(cString: $0) } ?? "?")"); exit(2) }
