@@ -86,10 +86,23 @@ public struct ProcessLaunch: Sendable {
     /// The calling process must have one thread and be a subreaper (PR_SET_CHILD_SUBREAPER):
     /// with a pid namespace, the process returned is the namespace's first process, which
     /// reaches this one as an orphan; its body forks the program off with
-    /// `appex_init_become_if_asked`, as init.c does at a spawned program's start.
-    /// ``diesWithParent`` must be false. Throws as ``spawn()`` does.
+    /// `appex_init_become_if_asked`, as init.c does at a spawned program's start. With
+    /// ``diesWithParent``, the program ends when this process does: as its child through
+    /// PR_SET_PDEATHSIG, and under an init, which is not this process's child but its
+    /// orphan's, because the init watches a pidfd of this process. Throws as ``spawn()`` does.
     public func forkRunning(_ body: @convention(c) (UnsafeMutableRawPointer?) -> Void, context: UnsafeMutableRawPointer?) throws(SystemError) -> ProcessDescriptor {
-        try withInitStatus { launch, pidfd, failedStep throws(SystemError) in
+        var launch = self
+        var watched: FileDescriptor?
+        defer { watched?.close() }
+        if diesWithParent, restrictions?.namespaces.contains(.pid) == true {
+            let own = FileDescriptor(owning: try retrying("pidfd_open", subject: "this process") { appex_pidfd_open(getpid()) })
+            watched = own
+            let target = max(2, descriptors.map(\.1).max() ?? 2) + 1
+            launch.descriptors.append((own, target))
+            launch.environment[APPEX_INIT_WATCH_SETTING] = "\(target)"
+            launch.diesWithParent = false
+        }
+        return try launch.withInitStatus { launch, pidfd, failedStep throws(SystemError) in
             launch.withCArguments { _, _, envp, options in
                 envp.withUnsafeBufferPointer { envp in appex_fork_run(&options, envp.baseAddress, body, context, &pidfd, &failedStep) }
             }

@@ -33,36 +33,68 @@
 #include "CAppexSystem.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 static const int appex_forwarded_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, SIGWINCH };
 
-/// The init's loop: never returns.
-static void appex_init_serve(pid_t program, int statusFD, const sigset_t *all) {
-    for (;;) {
-        siginfo_t info;
-        int signal = sigwaitinfo(all, &info);
-        if (signal < 0) continue;
-        if (signal != SIGCHLD) {
-            for (size_t index = 0; index < sizeof(appex_forwarded_signals) / sizeof(int); index++) {
-                if (appex_forwarded_signals[index] == signal) kill(program, signal);
-            }
-            continue;
+/// Handles one signal the init received: forwards it to the program, or on SIGCHLD reaps, and
+/// once the program is among the reaped, reports its status and exits.
+static void appex_init_handle(int signal, pid_t program, int statusFD) {
+    if (signal != SIGCHLD) {
+        for (size_t index = 0; index < sizeof(appex_forwarded_signals) / sizeof(int); index++) {
+            if (appex_forwarded_signals[index] == signal) kill(program, signal);
         }
-        int status;
-        pid_t reaped;
-        while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
-            if (reaped != program) continue;
-            while (write(statusFD, &status, sizeof(status)) < 0 && errno == EINTR) {}
-            _exit(0);
+        return;
+    }
+    int status;
+    pid_t reaped;
+    while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
+        if (reaped != program) continue;
+        while (write(statusFD, &status, sizeof(status)) < 0 && errno == EINTR) {}
+        _exit(0);
+    }
+}
+
+/// The init's loop: never returns. With `watchFD`, a pidfd, it also kills the program when that
+/// process ends, and goes on until the program's end is reported.
+static void appex_init_serve(pid_t program, int statusFD, int watchFD, const sigset_t *all) {
+    int signals = watchFD >= 0 ? signalfd(-1, all, SFD_CLOEXEC) : -1;
+    if (signals < 0) {
+        for (;;) {
+            siginfo_t info;
+            int signal = sigwaitinfo(all, &info);
+            if (signal >= 0) appex_init_handle(signal, program, statusFD);
         }
     }
+    for (;;) {
+        struct pollfd watched[2] = { { .fd = signals, .events = POLLIN }, { .fd = watchFD, .events = POLLIN } };
+        if (poll(watched, watchFD >= 0 ? 2 : 1, -1) < 0) continue;
+        if (watchFD >= 0 && watched[1].revents != 0) {
+            kill(program, SIGKILL);
+            close(watchFD);
+            watchFD = -1;
+        }
+        if (watched[0].revents & POLLIN) {
+            struct signalfd_siginfo info;
+            if (read(signals, &info, sizeof(info)) == (ssize_t)sizeof(info)) appex_init_handle((int)info.ssi_signo, program, statusFD);
+        }
+    }
+}
+
+/// A descriptor number from the setting `value`, or -1 if it names none the init may keep.
+static int appex_descriptor_setting(const char *value) {
+    if (value == NULL) return -1;
+    char *end = NULL;
+    long number = strtol(value, &end, 10);
+    return end == value || *end != '\0' || number < 3 || number > 1024 ? -1 : (int)number;
 }
 
 /// The first value of `name` in `environment`, or NULL; every entry of `name` is removed, as
@@ -86,11 +118,12 @@ static const char *appex_take_setting(char **environment, const char *name) {
 static void appex_init_if_first(int argumentCount, char **arguments, char **environment) {
     (void)argumentCount;
     (void)arguments;
-    const char *setting = appex_take_setting(environment, APPEX_INIT_STATUS_SETTING);
-    if (setting == NULL) return;
-    char *end = NULL;
-    long statusFD = strtol(setting, &end, 10);
-    if (getpid() != 1 || end == setting || *end != '\0' || statusFD < 3 || statusFD > 1024) return;
+    int statusFD = appex_descriptor_setting(appex_take_setting(environment, APPEX_INIT_STATUS_SETTING));
+    int watchFD = appex_descriptor_setting(appex_take_setting(environment, APPEX_INIT_WATCH_SETTING));
+    if (statusFD < 0 || getpid() != 1) {
+        if (watchFD >= 0) close(watchFD);
+        return;
+    }
 
     sigset_t all, previous;
     sigfillset(&all);
@@ -99,15 +132,19 @@ static void appex_init_if_first(int argumentCount, char **arguments, char **envi
     if (program != 0) {
         if (program > 0) {
             prctl(PR_SET_NAME, APPEX_INIT_PROCESS_NAME, 0, 0, 0);
-            // The init keeps only the status descriptor and standard error: the program's
-            // channels must close when it ends, not when the init does.
-            if (statusFD > 3) syscall(SYS_close_range, 3U, (unsigned)statusFD - 1, 0);
-            syscall(SYS_close_range, (unsigned)statusFD + 1, ~0U, 0);
-            appex_init_serve(program, (int)statusFD, &all);
+            // The init keeps only the status descriptor, the watched pidfd and standard
+            // error: the program's channels must close when it ends, not when the init does.
+            int low = watchFD >= 0 && watchFD < statusFD ? watchFD : statusFD;
+            int high = watchFD > statusFD ? watchFD : statusFD;
+            if (low > 3) syscall(SYS_close_range, 3U, (unsigned)low - 1, 0);
+            if (high > low + 1) syscall(SYS_close_range, (unsigned)low + 1, (unsigned)high - 1, 0);
+            syscall(SYS_close_range, (unsigned)high + 1, ~0U, 0);
+            appex_init_serve(program, statusFD, watchFD, &all);
         }
         // No fork: run the program as the init after all.
     }
-    close((int)statusFD);
+    close(statusFD);
+    if (watchFD >= 0) close(watchFD);
     sigprocmask(SIG_SETMASK, &previous, NULL);
 }
 

@@ -490,12 +490,12 @@ int appex_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0,
 pid_t appex_fork_run(const appex_spawn_options *options, char *const envp[], appex_fork_run_body body, void *context,
                      int *pidfd, int *failedStep) {
     *failedStep = APPEX_SPAWN_STEP_EXEC;
-    if (options->dieWithParent || body == NULL) {
+    const appex_sandbox *sandbox = options->sandbox;
+    int namespaces = sandbox ? sandbox->namespaces : 0;
+    if (body == NULL || (options->dieWithParent && (namespaces & CLONE_NEWPID))) {
         errno = EINVAL;
         return -1;
     }
-    const appex_sandbox *sandbox = options->sandbox;
-    int namespaces = sandbox ? sandbox->namespaces : 0;
     int errorPipe[2], startedPipe[2];
     if (pipe2(errorPipe, O_CLOEXEC) < 0) return -1;
     if (pipe2(startedPipe, O_CLOEXEC) < 0) {

@@ -56,6 +56,18 @@ import Testing
         #expect(lines.last == "ended: exited with status 7", "\(lines)")
     }
 
+    /// A child that is to die with its launcher does, with or without a pid namespace: the
+    /// test's pipe, which only the child holds once the launcher has gone, then closes. Under
+    /// an init, whose parent is not the launcher, the init's watch of the launcher ends it.
+    @Test(arguments: [false, true]) func aChildDiesWithItsLauncher(sandboxed: Bool) async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await launch((sandboxed ? ["sandboxed", folder.path] : ["plain"]) + ["--abandon"])
+        #expect(result.status == 0, "\(result.standardOutput)")
+        #expect(result.standardOutput.contains(" greeting hello") && result.standardOutput.contains("abandoning it"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains(sandboxed ? "started an init" : "started the program"), "\(result.standardOutput)")
+    }
+
     /// A step of the sandbox that fails fails the launch, says which, and leaves no process.
     @Test func aGrantThroughALinkFailsTheLaunch() async throws {
         let folder = try folder()

@@ -108,6 +108,11 @@ enum {
 /// (init.c tells the whole story).
 #define APPEX_INIT_STATUS_SETTING "APPEX_INIT_STATUS_FD"
 
+/// With APPEX_INIT_STATUS_SETTING: a pidfd the init watches. When that process ends, the init
+/// kills the program, reports it and exits, and the kernel ends the rest of the namespace: for
+/// a program whose init is not the child of the process it should die with (appex_fork_run).
+#define APPEX_INIT_WATCH_SETTING "APPEX_INIT_WATCH_FD"
+
 /// The name that init takes (PR_SET_NAME), by which it is told from the program.
 #define APPEX_INIT_PROCESS_NAME "appex-init"
 
@@ -273,7 +278,10 @@ typedef void (*appex_fork_run_body)(void *context);
 /// process, orphaned, goes to the nearest subreaper: the caller must be one
 /// (PR_SET_CHILD_SUBREAPER), so that the returned process is its child, as appex_spawn's is.
 /// `body` runs as that first process, and calls appex_init_become_if_asked to fork the
-/// program off as init.c does. `options->dieWithParent` must be 0. Returns the pid and sets
+/// program off as init.c does. `options->dieWithParent` ties the program to the caller only
+/// without a pid namespace, where it is the caller's child; with one, the init's parent is not
+/// the caller, so it is refused (EINVAL): give the init a pidfd of the caller to watch instead
+/// (APPEX_INIT_WATCH_SETTING), as ProcessLaunch.forkRunning does. Returns the pid and sets
 /// `*pidfd`; on failure -1 with errno and `*failedStep`, and no process left behind.
 /// The calling thread's stack-protector canary, which a child appex_fork_run forked gets
 /// anew before its body runs; 0 on an architecture where it isn't known. For tests.

@@ -5,6 +5,9 @@
 //     AppexForkRunLauncher sandboxed DIR    Appex's sandbox, granting DIR/allowed and not DIR/forbidden
 //     AppexForkRunLauncher confined DIR     a grant that a link under DIR, a confined folder, leads away
 //
+// With --abandon last, the child is to die with the launcher, and its body waits for ever
+// instead of exiting; the launcher exits as soon as the child has started.
+//
 // The child's body, Swift forked from this process rather than a program it execs, says its
 // stack-protector canary, its pid, the environment it was given and, with DIR, what it could
 // open, then exits with 7. The parent says its canary too.
@@ -36,16 +39,22 @@ let body: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
         }
     }
     say(report)
+    if getenv("ABANDONED") != nil {
+        while true { pause() }
+    }
     exit(7)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+let abandons = arguments.last == "--abandon"
+if abandons { arguments.removeLast() }
 say("parent's guard \(String(appex_stack_guard(), radix: 16))")
 guard appex_become_subreaper() == 0 else { say("not a subreaper"); exit(2) }
 var unreadable: UnsafePointer<CChar>?
 guard appex_thread_ids_find(&unreadable) >= 0 else { say("can't vouch for \(unreadable.map { String(cString: $0) } ?? "?")"); exit(2) }
 
-var launch = ProcessLaunch(executable: "/proc/self/exe", environment: ["GREETING": "hello"], descriptors: [(FileDescriptor(owning: 1), 1)])
+var launch = ProcessLaunch(executable: "/proc/self/exe", environment: ["GREETING": "hello"].merging(abandons ? ["ABANDONED": "1"] : [:]) { $1 },
+                           descriptors: [(FileDescriptor(owning: 1), 1)], diesWithParent: abandons)
 var context: UnsafeMutablePointer<CChar>?
 if let mode = arguments.first, mode != "plain", let folder = arguments.dropFirst().first {
     let grant = mode == "confined" ? "\(folder)/link/allowed" : "\(folder)/allowed"
@@ -62,6 +71,13 @@ if let mode = arguments.first, mode != "plain", let folder = arguments.dropFirst
 do {
     let child = try launch.forkRunning(body, context: context.map { UnsafeMutableRawPointer($0) })
     say("started \(launch.restrictions?.namespaces.contains(.pid) == true ? "an init" : "the program")")
+    if abandons {
+        // Once the child has said it runs: it then dies with this process, or holds the
+        // test's pipe open for ever.
+        usleep(300_000)
+        say("abandoning it")
+        _exit(0)
+    }
     guard child.waitForExit(timeoutMilliseconds: 20_000) else {
         child.kill()
         say("timed out")
