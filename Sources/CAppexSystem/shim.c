@@ -484,9 +484,13 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
 int appex_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
 /// A fork, not a clone sharing memory: the child keeps a copy of the template it was forked
-/// from and never execs (docs/zygote.md, "The process tree"). fork, not _Fork: the caller is
-/// a launcher with one thread, and the runtime's atfork handlers (libdispatch's, a
-/// sanitizer's) must run.
+/// from and never execs (docs/zygote.md, "The process tree"). _Fork, not fork: no atfork
+/// handler runs, and a sanitizer's would start a thread of its own in the child
+/// (ThreadSanitizer's does), which can then neither join nor make a user namespace (EINVAL
+/// for a process with two threads). _Fork still gives the child glibc's record of its own
+/// thread id, which a raw clone would leave naming the parent's thread. The caller has one
+/// thread, so no lock is held across the fork, and has started no dispatch thread, the one
+/// runtime state whose atfork handler would matter.
 pid_t appex_fork_run(const appex_spawn_options *options, char *const envp[], appex_fork_run_body body, void *context,
                      int *pidfd, int *failedStep) {
     *failedStep = APPEX_SPAWN_STEP_EXEC;
@@ -509,7 +513,7 @@ pid_t appex_fork_run(const appex_spawn_options *options, char *const envp[], app
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &previous);
     pid_t parent = getpid();
-    pid_t first = fork();
+    pid_t first = _Fork();
     if (first == 0) {
         close(errorPipe[0]);
         close(startedPipe[0]);
@@ -526,7 +530,7 @@ pid_t appex_fork_run(const appex_spawn_options *options, char *const envp[], app
         if (namespaces && unshare(namespaces) < 0) goto fail;
         // A new pid namespace holds only the children of the process that made it.
         if (namespaces & CLONE_NEWPID) {
-            pid_t init = fork();
+            pid_t init = _Fork();
             if (init < 0) goto fail;
             if (init > 0) {
                 while (write(startedPipe[1], &init, sizeof(init)) < 0 && errno == EINTR) {}
