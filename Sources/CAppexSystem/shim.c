@@ -391,17 +391,41 @@ APPEX_CHILD_SIDE static int appex_spawn_child(void *raw) {
     return appex_spawn_program(raw);
 }
 
-/// Reads a spawn's error pipe to its end: 0 if the child reached exec or its body (the pipe
-/// closed empty), else the child's errno, with the step that failed in `*failedStep`.
-static int appex_read_failure(int errorPipe, int *failedStep) {
+/// The parent's end of a start: reads the child's report from `errorPipe` to its end and
+/// closes it. An empty pipe means the child reached exec or its body: returns `program` with
+/// its pidfd in `*pidfd` (or kills and reaps it if the pidfd can't be had). A report, or no
+/// program, fails: `program` is reaped, and -1 returned with the child's errno and the step
+/// in `*failedStep`.
+static pid_t appex_finish_start(int errorPipe, pid_t program, int *pidfd, int *failedStep) {
     int report[2] = { 0, APPEX_SPAWN_STEP_EXEC };
     ssize_t got;
     do {
         got = read(errorPipe, report, sizeof(report));
     } while (got < 0 && errno == EINTR);
-    if (got <= 0) return 0;
-    *failedStep = report[1];
-    return report[0] != 0 ? report[0] : EIO;
+    close(errorPipe);
+    int error = 0;
+    if (got > 0) {
+        *failedStep = report[1];
+        error = report[0] != 0 ? report[0] : EIO;
+    } else if (program <= 0) {
+        error = ECHILD;
+    }
+    if (error != 0) {
+        if (program > 0) {
+            while (waitpid(program, NULL, 0) < 0 && errno == EINTR) {}
+        }
+        errno = error;
+        return -1;
+    }
+    *pidfd = appex_pidfd_open(program);
+    if (*pidfd < 0) {
+        error = errno;
+        kill(program, SIGKILL);
+        while (waitpid(program, NULL, 0) < 0 && errno == EINTR) {}
+        errno = error;
+        return -1;
+    }
+    return program;
 }
 
 /// Spawns as glibc's posix_spawn does: clone(CLONE_VM | CLONE_VFORK) on a stack of its own,
@@ -463,22 +487,7 @@ pid_t appex_spawn(const char *path, char *const argv[], char *const envp[],
     }
     // The child has exec'd (the pipe's end closed with it) or written its errno and the
     // failed step, and exited.
-    int error = appex_read_failure(errorPipe[0], failedStep);
-    close(errorPipe[0]);
-    if (error != 0) {
-        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
-        errno = error;
-        return -1;
-    }
-    *pidfd = appex_pidfd_open(child);
-    if (*pidfd < 0) {
-        error = errno;
-        kill(child, SIGKILL);
-        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
-        errno = error;
-        return -1;
-    }
-    return child;
+    return appex_finish_start(errorPipe[0], child, pidfd, failedStep);
 }
 
 int appex_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
@@ -566,25 +575,7 @@ pid_t appex_fork_run(const appex_spawn_options *options, char *const envp[], app
         program = got == sizeof(init) ? init : 0;
     }
     close(startedPipe[0]);
-    int error = appex_read_failure(errorPipe[0], failedStep);
-    close(errorPipe[0]);
-    if (program <= 0 && error == 0) error = ECHILD;
-    if (error != 0) {
-        if (program > 0) {
-            while (waitpid(program, NULL, 0) < 0 && errno == EINTR) {}
-        }
-        errno = error;
-        return -1;
-    }
-    *pidfd = appex_pidfd_open(program);
-    if (*pidfd < 0) {
-        error = errno;
-        kill(program, SIGKILL);
-        while (waitpid(program, NULL, 0) < 0 && errno == EINTR) {}
-        errno = error;
-        return -1;
-    }
-    return program;
+    return appex_finish_start(errorPipe[0], program, pidfd, failedStep);
 }
 
 /// Closes every descriptor from 3 up except those in `keep`, which it sorts. Async-signal-safe.
