@@ -43,6 +43,7 @@ var package = Package(
         .executable(name: "appexd", targets: ["appexd"]),
         .executable(name: "appex-transfers", targets: ["appex-transfers"]),
         .executable(name: "appex-browser", targets: ["appex-browser"]),
+        .executable(name: "appex-launcher", targets: ["appex-launcher"]),
         .library(name: "AppexCore", targets: ["AppexCore"]),
         .library(name: "AppexBundles", targets: ["AppexBundles"]),
         .library(name: "AppexRegistry", targets: ["AppexRegistry"]),
@@ -109,6 +110,8 @@ var package = Package(
         .target(name: "AppexSystem", dependencies: ["AppexLocking", "CAppexSystem"]),
         .target(name: "AppexIPC", dependencies: ["AppexLocking", "AppexCore", "AppexWire", "AppexSystem"]),
         .target(name: "AppexSandbox", dependencies: ["AppexSystem"]),
+        // appexd's launcher, which forks extensions from a process that has started the shared Swift runtime (docs/zygote.md).
+        .target(name: "AppexLauncher", dependencies: ["AppexSystem", "CAppexSystem"]),
         .target(name: "AppexSession", dependencies: ["AppexLocking", "AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexHost", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexItems", "AppexSession", "AppexSystem"]),
         // The Action point's host glue: the returned items, loaded as the content that replaces the host's.
@@ -143,7 +146,7 @@ var package = Package(
         .target(
             name: "AppexDaemon",
             dependencies: [
-                "AppexLocking", "AppexCore", "AppexRegistry", "AppexIPC", "AppexSandbox",
+                "AppexLocking", "AppexCore", "AppexRegistry", "AppexIPC", "AppexLauncher", "AppexSandbox",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -195,7 +198,7 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexLocking", "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "AppexBrowser", "appexd", "appex-transfers", "appex-browser",
+                "AppexLocking", "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "AppexBrowser", "appexd", "appex-transfers", "appex-browser", "appex-launcher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),
@@ -204,6 +207,8 @@ var package = Package(
         .executableTarget(name: "appex-transfers", dependencies: ["AppexCore", "AppexSystem", "AppexTransferEngine"], linkerSettings: staticSwiftLinkerSettings),
         // The browsers' native messaging host, which Chromium and Firefox start for the Appex browser extension (docs/browser.md).
         .executableTarget(name: "appex-browser", dependencies: ["AppexBrowser", "AppexCore"], linkerSettings: staticSwiftLinkerSettings),
+        // Linked to the shared Swift runtime, which it preloads for the programs it forks: never statically.
+        .executableTarget(name: "appex-launcher", dependencies: ["AppexLauncher", "AppexSystem"]),
         .testTarget(name: "AppexCoreTests", dependencies: ["AppexCore"]),
         .testTarget(name: "AppexBrowserTests", dependencies: ["AppexBrowser", "AppexBrowserTesting", "AppexCore", "AppexItems", "AppexSamples", "AppexShare", "AppexSystem", "AppexTestServer", "AppexTesting"]),
         .testTarget(name: "AppleFrameworksTests", dependencies: ["AppexKit", "AppexTesting", "CoreServices", "MobileCoreServices", "NotificationCenter",
@@ -213,7 +218,7 @@ var package = Package(
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexLocking", "AppexSystem", "CAppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexLocking", "AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
-        .testTarget(name: "AppexRegistryTests", dependencies: ["AppexBundles", "AppexCore", "AppexRegistry", "AppexTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AppexRegistryTests", dependencies: ["AppexBundles", "AppexCore", "AppexRegistry", "AppexSamples", "AppexSystem", "AppexTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppexCLITests", dependencies: ["AppexLocking", "AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
         .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexCore", "AppexRegistry", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
                                                                     .product(name: "Crypto", package: "swift-crypto"),
@@ -226,7 +231,7 @@ var package = Package(
         .testTarget(name: "AppexKitTests", dependencies: ["AppexKit", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexGroupsTests", dependencies: ["AppexLocking", "AppexCore", "AppexGroups", "AppexSamples", "AppexSystem", "AppexTesting",
                                                             .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AppexSandboxTests", dependencies: ["AppexSandbox", "AppexSamples", "AppexSystem", "AppexTesting"]),
+        .testTarget(name: "AppexSandboxTests", dependencies: ["AppexLauncher", "AppexSandbox", "AppexSamples", "AppexSystem", "AppexTesting"]),
         // An extension that misbehaves on purpose, for the runtime's fault tests. Every build
         // builds it, and the tests find it beside themselves; it is not a dependency of the
         // test target, since its static-stdlib link flags would reach the test bundle's link.
@@ -273,6 +278,8 @@ var package = Package(
         .executableTarget(name: "AppexSharedRuntimeExtension", dependencies: ["AppexKit"], path: "Tests/Fixtures/SharedRuntimeExtension"),
         // A program linked to the shared Swift libraries that forks a child to run Swift in (ForkedRuntimeTests).
         .executableTarget(name: "AppexForkedRuntime", dependencies: ["CAppexSystem"], path: "Tests/Fixtures/ForkedRuntime"),
+        // A program linked to the shared Swift runtime that says how it was started, for the launcher to load (LauncherTests).
+        .executableTarget(name: "AppexLoadedProgram", dependencies: ["AppexLocking"], path: "Tests/Fixtures/LoadedProgram"),
         // A launcher in miniature: forks children through ProcessLaunch.forkRunning (ForkRunTests).
         .executableTarget(name: "AppexForkRunLauncher", dependencies: ["AppexSandbox", "AppexSystem", "CAppexSystem"], path: "Tests/Fixtures/ForkRunLauncher"),
         .testTarget(

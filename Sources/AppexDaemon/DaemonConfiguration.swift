@@ -33,13 +33,16 @@ public struct DaemonConfiguration: Sendable {
     /// The size, in bytes, past which appexd's log moves to `appexd.log.1` (``DaemonLog``), and
     /// appex-transfers' to `transfers.log.1` when appexd next starts it.
     public var logLimit: Int
+    /// The preloaded launcher's program (`appex-launcher`, docs/zygote.md) that extensions
+    /// it can load are forked from, or nil to spawn every extension.
+    public var launcher: String?
 
     public init(home: AppexHome, terminationGrace: Duration = .seconds(1), idleSessionCloseDeadline: Duration = .seconds(10),
                 tickInterval: Duration = .milliseconds(50),
                 idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil,
                 requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil, processLimitOverride: Int? = nil,
                 transfersCheckInterval: Duration = .seconds(10), sandbox: Sandbox = Sandbox(), clientLimits: ClientLimits = ClientLimits(),
-                logLimit: Int = .mebibytes(8)) {
+                logLimit: Int = .mebibytes(8), launcher: String? = nil) {
         self.home = home
         self.terminationGrace = terminationGrace
         self.idleSessionCloseDeadline = idleSessionCloseDeadline
@@ -53,6 +56,7 @@ public struct DaemonConfiguration: Sendable {
         self.sandbox = sandbox
         self.clientLimits = clientLimits
         self.logLimit = logLimit
+        self.launcher = launcher
     }
 
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS`,
@@ -60,7 +64,8 @@ public struct DaemonConfiguration: Sendable {
     /// `APPEX_HANDSHAKE_DEADLINE_MS`, `APPEX_FRAME_DEADLINE_MS` (milliseconds),
     /// `APPEX_MEMORY_LIMIT_MB` (mebibytes), `APPEX_PROCESS_LIMIT` (processes and threads),
     /// `APPEX_LOG_LIMIT_KB` (kibibytes), and `APPEX_DESCRIPTORS_PER_PROCESS`,
-    /// `APPEX_DESCRIPTORS_IN_FLIGHT` and `APPEX_RESERVED_DESCRIPTORS` (descriptors, ``ClientLimits``).
+    /// `APPEX_DESCRIPTORS_IN_FLIGHT` and `APPEX_RESERVED_DESCRIPTORS` (descriptors, ``ClientLimits``);
+    /// and finds the launcher (`APPEX_LAUNCHER`, `off` for none; else beside appexd).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
         func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
         var configuration = DaemonConfiguration(home: home)
@@ -78,6 +83,7 @@ public struct DaemonConfiguration: Sendable {
         configuration.memoryLimitOverride = environment["APPEX_MEMORY_LIMIT_MB"].flatMap(Int.init).map { .mebibytes($0) }
         configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
         if let limit = environment["APPEX_LOG_LIMIT_KB"].flatMap(Int.init), limit > 0 { configuration.logLimit = limit * 1024 }
+        if environment[CompanionProgram.launcher.variable] != "off" { configuration.launcher = CompanionProgram.launcher.locate(environment: environment) }
         return configuration
     }
 

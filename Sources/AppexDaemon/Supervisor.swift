@@ -37,6 +37,8 @@ final class Supervisor: Sendable {
     /// The lowest descriptor number a new connection may have: one at or past it would leave
     /// appexd fewer than its reserve, since the kernel hands out the lowest free number.
     let descriptorCeiling: Int32
+    /// Starts extensions' processes: forked from the launcher, or spawned.
+    let starter: ExtensionStarter
 
     init(configuration: DaemonConfiguration, registry: Registry) {
         self.configuration = configuration
@@ -47,6 +49,8 @@ final class Supervisor: Sendable {
         descriptorCeiling = Int32(openFiles - limits.reservedDescriptors(openFileLimit: openFiles))
         transferSessions = TransferSessions(home: configuration.home, registry: registry,
                                             transfers: TransfersProcess(home: configuration.home, registry: registry, logLimit: configuration.logLimit))
+        starter = ExtensionStarter(program: configuration.launcher, sandbox: configuration.sandbox)
+        starter.prepare()
     }
 
     func nextID() -> UInt64 {
@@ -115,7 +119,8 @@ final class Supervisor: Sendable {
                                                   terminationGrace: configuration.terminationGrace, waitsForDebugger: waitsForDebugger,
                                                   typeDeclarations: try? registry.typeDeclarationsJSON(preferring: installed.appIdentifier,
                                                                                                                 limit: ExtensionLaunch.typeDeclarationsLimit))
-            process = try launch.spawn()
+            // A process that waits for a debugger runs its own executable, for the debugger to find.
+            process = try starter.start(launch, spawning: waitsForDebugger)
         } catch {
             output.close()
             throw ExtensionLaunch.failure(installed, error)

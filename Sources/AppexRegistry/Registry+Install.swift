@@ -76,6 +76,8 @@ extension Registry {
                     )
                 }
                 try checkConflicts(app, options: options, db)
+                try store.prepareForLoading(app.extensions.map { "\(BundleLayout.plugIns)/\($0.url.lastPathComponent)/\($0.info.executable)" },
+                                            in: copy)
                 options.progress?(.registering)
                 let final = try store.settle(copy, identifier: app.info.identifier)
                 var settled = app

@@ -31,6 +31,12 @@ public final class EmptyNetworkNamespace: Sendable, Hashable {
         }
     }
 
+    /// One received from the process that made it, through its two descriptors.
+    init(adopting user: FileDescriptor, network: FileDescriptor) {
+        self.user = user
+        self.network = network
+    }
+
     public static func == (left: EmptyNetworkNamespace, right: EmptyNetworkNamespace) -> Bool { left === right }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -2,7 +2,7 @@ import CAppexSystem
 
 /// A Landlock ruleset: the rights it handles, and so refuses unless a rule grants them, and
 /// the rules, each granting rights beneath a path. See landlock(7).
-public struct LandlockRuleset: Sendable, Hashable {
+public struct LandlockRuleset: Sendable, Hashable, Codable {
     /// The ABI version to speak; the rights must be ones it knows.
     public var abi: Int
     public var handledFilesystem: FilesystemAccess
@@ -19,7 +19,7 @@ public struct LandlockRuleset: Sendable, Hashable {
     }
 
     /// Rights granted beneath `path`: the folder and everything in it, or the one file.
-    public struct Rule: Sendable, Hashable {
+    public struct Rule: Sendable, Hashable, Codable {
         public var path: String
         public var access: FilesystemAccess
         /// The folder, trusted, that `path` lies in and whose insides others may change, or nil.
@@ -43,7 +43,7 @@ public struct LandlockRuleset: Sendable, Hashable {
     }
 
     /// Filesystem rights, as `LANDLOCK_ACCESS_FS_*` numbers them.
-    public struct FilesystemAccess: OptionSet, Sendable, Hashable {
+    public struct FilesystemAccess: OptionSet, Sendable, Hashable, Codable {
         public let rawValue: UInt64
         public init(rawValue: UInt64) { self.rawValue = rawValue }
 
@@ -88,7 +88,7 @@ public struct LandlockRuleset: Sendable, Hashable {
     }
 
     /// Network rights (ABI 4).
-    public struct NetworkAccess: OptionSet, Sendable, Hashable {
+    public struct NetworkAccess: OptionSet, Sendable, Hashable, Codable {
         public let rawValue: UInt64
         public init(rawValue: UInt64) { self.rawValue = rawValue }
 
@@ -97,7 +97,7 @@ public struct LandlockRuleset: Sendable, Hashable {
     }
 
     /// What the sandbox scopes to itself (ABI 6): its processes can't reach outside it.
-    public struct Scopes: OptionSet, Sendable, Hashable {
+    public struct Scopes: OptionSet, Sendable, Hashable, Codable {
         public let rawValue: UInt64
         public init(rawValue: UInt64) { self.rawValue = rawValue }
 

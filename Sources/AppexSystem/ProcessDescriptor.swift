@@ -13,11 +13,17 @@ public final class ProcessDescriptor: Sendable, CustomStringConvertible {
     /// CAppexSystem). ``reap()`` reports that status instead of the init's own.
     public let exitReport: FileDescriptor?
 
+    /// Whether the process is this process's child, to reap. One another process reaps (the
+    /// launcher's, docs/zygote.md) is known to have ended only through its pidfd, and how
+    /// only through ``exitReport``.
+    public let isChild: Bool
+
     /// Takes ownership of `pidfd`, a pidfd for `processID`, and of `exitReport`.
-    public init(processID: Int32, owning pidfd: FileDescriptor, exitReport: FileDescriptor? = nil) {
+    public init(processID: Int32, owning pidfd: FileDescriptor, exitReport: FileDescriptor? = nil, isChild: Bool = true) {
         self.processID = processID
         self.descriptor = pidfd
         self.exitReport = exitReport
+        self.isChild = isChild
     }
 
     /// A pidfd for the process `processID` (pidfd_open).
@@ -109,8 +115,14 @@ public final class ProcessDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// Reaps this child if it has exited, returning how it ended; nil while it runs.
-    /// Only the parent can reap; for other processes this returns nil.
+    /// Only the parent can reap; for other processes this returns nil, except one that
+    /// another reaps (not ``isChild``) and that has an ``exitReport``: its reported status
+    /// once it has exited, or SIGKILL if it ended without reporting (its init was killed).
     public func reap() -> ExitStatus? {
+        guard isChild else {
+            guard exitReport != nil, hasExited else { return nil }
+            return reportedStatus() ?? .signaled(SIGKILL, coreDumped: false)
+        }
         var code: Int32 = 0
         var status: Int32 = 0
         guard appex_pidfd_reap(descriptor.rawValue, &code, &status) == 1 else { return nil }

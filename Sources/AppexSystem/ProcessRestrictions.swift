@@ -7,10 +7,10 @@ import Glibc
 /// step, if any can't be applied.
 ///
 /// It holds no policy: AppexSandbox's `SandboxProfile` decides what to allow and builds one.
-public struct ProcessRestrictions: Sendable, Hashable {
+public struct ProcessRestrictions: Sendable, Hashable, Codable {
     /// The namespaces a process is made in. Any of them needs ``user``, in which the process
     /// keeps its own uid and gid and has no others.
-    public struct Namespaces: OptionSet, Sendable, Hashable {
+    public struct Namespaces: OptionSet, Sendable, Hashable, Codable {
         public let rawValue: Int32
         public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -57,6 +57,11 @@ public struct ProcessRestrictions: Sendable, Hashable {
     /// only with `.mount`), where nothing in them can be reached: not even what Landlock
     /// doesn't govern, such as connecting to a Unix socket by its path.
     public var hiddenPaths: [String]
+
+    /// Every field but ``emptyNetwork``, whose descriptors travel beside the rest (LaunchOrder).
+    enum CodingKeys: String, CodingKey {
+        case namespaces, resourceLimits, landlock, seccompBaseline, seccompRefusesExecutableMemory, hiddenPaths
+    }
 
     public init(namespaces: Namespaces = [], emptyNetwork: EmptyNetworkNamespace? = nil, resourceLimits: [Int32: UInt64] = [:],
                 landlock: LandlockRuleset? = nil, seccompBaseline: Bool = false, seccompRefusesExecutableMemory: Bool = false,

@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// The message reads as one line, such as
 /// `connect /run/user/1000/appex/appexd.sock: No such file or directory (ENOENT)`.
-public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SystemError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The operation that failed, such as `connect` or `sendmsg`.
     public var operation: String
     /// What it was applied to, if anything: a path, a pid.

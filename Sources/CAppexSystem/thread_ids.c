@@ -29,16 +29,13 @@
 
 #define _GNU_SOURCE
 #include "CAppexSystem.h"
+#include "symbols.h"
 
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <link.h>
 #include <stdbool.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /// The thread-local caches of a thread id, by symbol name; each is an int at the symbol's
 /// start (for __dispatch_tsd, its first field).
@@ -71,22 +68,19 @@ static bool is_cache(const char *name) {
     return false;
 }
 
-static bool in_file(const unsigned char *file, size_t size, uint64_t offset, uint64_t length) {
-    return offset <= size && length <= size - offset;
-}
-
 /// Whether section headers name Swift's metadata (swift5_*) or the object is libdispatch:
 /// an object that may hold a cache.
-static bool may_hold_cache(const char *path, const unsigned char *file, size_t size, const Elf64_Shdr *sections, int count) {
+static bool may_hold_cache(const char *path, const appex_elf_file *elf) {
     const char *base = strrchr(path, '/');
     if (strncmp(base ? base + 1 : path, "libdispatch.so", 14) == 0) return true;
-    const Elf64_Ehdr *header = (const Elf64_Ehdr *)file;
-    if (header->e_shstrndx >= count) return false;
-    const Elf64_Shdr *names = &sections[header->e_shstrndx];
-    if (!in_file(file, size, names->sh_offset, names->sh_size)) return false;
-    for (int i = 0; i < count; i++) {
-        if (sections[i].sh_name >= names->sh_size) continue;
-        const char *name = (const char *)file + names->sh_offset + sections[i].sh_name;
+    const Elf64_Ehdr *header = (const Elf64_Ehdr *)elf->file;
+    if (header->e_shstrndx >= elf->sectionCount) return false;
+    const Elf64_Shdr *names = &elf->sections[header->e_shstrndx];
+    if (!appex_elf_holds(elf, names->sh_offset, names->sh_size) || names->sh_size == 0
+        || elf->file[names->sh_offset + names->sh_size - 1] != 0) return false;
+    for (int i = 0; i < elf->sectionCount; i++) {
+        if (elf->sections[i].sh_name >= names->sh_size) continue;
+        const char *name = (const char *)elf->file + names->sh_offset + elf->sections[i].sh_name;
         if (strncmp(name, "swift5_", 7) == 0) return true;
     }
     return false;
@@ -100,41 +94,32 @@ static size_t tls_size(const struct dl_phdr_info *info) {
     return 0;
 }
 
+/// One object's search: its module, its block's size, and the search's state.
+typedef struct {
+    size_t module;
+    size_t block_size;
+    find_state *state;
+} object_search;
+
+static void record_if_cache(const char *name, const Elf64_Sym *symbol, void *context) {
+    object_search *search = context;
+    if (ELF64_ST_TYPE(symbol->st_info) != STT_TLS || symbol->st_size < sizeof(int) || symbol->st_value > search->block_size - sizeof(int)) return;
+    if (!is_cache(name)) return;
+    if (search->state->found == places_capacity) {
+        search->state->full = true;
+        return;
+    }
+    places[search->state->found++] = (cache_place){ search->module, symbol->st_value };
+}
+
 /// Records the caches in one object's file; false if it may hold one that its file doesn't
 /// let us find.
 static bool find_in_file(const char *path, size_t module, size_t block_size, find_state *state) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    struct stat status;
-    if (fstat(fd, &status) != 0 || (size_t)status.st_size < sizeof(Elf64_Ehdr)) { close(fd); return false; }
-    size_t size = (size_t)status.st_size;
-    const unsigned char *file = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (file == MAP_FAILED) return false;
-    const Elf64_Ehdr *header = (const Elf64_Ehdr *)file;
-    bool symbols = false;
-    if (memcmp(header->e_ident, ELFMAG, SELFMAG) == 0 && header->e_ident[EI_CLASS] == ELFCLASS64
-        && header->e_shentsize == sizeof(Elf64_Shdr) && in_file(file, size, header->e_shoff, (uint64_t)header->e_shnum * sizeof(Elf64_Shdr))) {
-        const Elf64_Shdr *sections = (const Elf64_Shdr *)(file + header->e_shoff);
-        for (int i = 0; i < header->e_shnum; i++) {
-            const Elf64_Shdr *table = &sections[i];
-            if (table->sh_type != SHT_SYMTAB || table->sh_link >= header->e_shnum) continue;
-            const Elf64_Shdr *strings = &sections[table->sh_link];
-            if (!in_file(file, size, table->sh_offset, table->sh_size) || !in_file(file, size, strings->sh_offset, strings->sh_size)) continue;
-            symbols = true;
-            const Elf64_Sym *entries = (const Elf64_Sym *)(file + table->sh_offset);
-            for (size_t j = 0; j < table->sh_size / sizeof(Elf64_Sym); j++) {
-                const Elf64_Sym *symbol = &entries[j];
-                if (ELF64_ST_TYPE(symbol->st_info) != STT_TLS || symbol->st_size < sizeof(int) || symbol->st_name >= strings->sh_size
-                    || symbol->st_value > block_size - sizeof(int)) continue;
-                if (!is_cache((const char *)file + strings->sh_offset + symbol->st_name)) continue;
-                if (state->found == places_capacity) { state->full = true; continue; }
-                places[state->found++] = (cache_place){ module, symbol->st_value };
-            }
-        }
-        if (!symbols) symbols = !may_hold_cache(path, file, size, sections, header->e_shnum);
-    }
-    munmap((void *)file, size);
+    appex_elf_file elf;
+    if (!appex_elf_map(path, &elf)) return false;
+    object_search search = { module, block_size, state };
+    bool symbols = appex_elf_each_symbol(&elf, record_if_cache, &search) || !may_hold_cache(path, &elf);
+    appex_elf_unmap(&elf);
     return symbols;
 }
 

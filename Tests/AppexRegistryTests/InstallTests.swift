@@ -2,6 +2,7 @@ import AppexBundles
 import AppexCore
 import AppexRegistry
 import AppexSamples
+import AppexSystem
 import AppexTesting
 import Foundation
 import Glibc
@@ -57,6 +58,44 @@ import Testing
             #expect(plugIn.url.path.hasPrefix(notes.url.path + "/PlugIns/"))
             #expect(FileManager.default.isExecutableFile(atPath: plugIn.executableURL.path))
         }
+    }
+
+    /// Whether the executable at `path` is flagged DF_1_PIE, which `dlopen` refuses.
+    func flaggedPIE(_ path: String) throws -> Bool {
+        let file = try FileDescriptor.open(path)
+        defer { file.close() }
+        let entries = try ELFFile(reading: file).dynamicEntries()
+        return entries.contains { $0.tag == ELFFile.tagFlags1 && $0.value & ELFFile.flagPIE != 0 }
+    }
+
+    /// appexd's launcher loads an extension's installed executable with `dlopen`, which
+    /// refuses DF_1_PIE (docs/zygote.md): the install clears it in its copy, never in the
+    /// author's file, and the copy still runs on its own. An executable that is a link is
+    /// left as it is.
+    @Test func theInstalledCopyOfAnExtensionsExecutableCanBeLoadedAndStillRuns() async throws {
+        let program = SampleApps.products.appendingPathComponent("AppexLoadedProgram")
+        var app = BundleBuilder.app("com.example.loadable", name: "Loadable", in: test.scratch)
+        app.addExtension("Share", identifier: "com.example.loadable.share", point: "com.apple.widget-extension", executable: program)
+        app.addExtension("Linked", identifier: "com.example.loadable.linked", point: "com.apple.widget-extension", executable: program)
+        let source = try app.write()
+        let linked = source.appendingPathComponent("PlugIns/Linked.appex")
+        let linkedExecutable = try #require(try FileManager.default.contentsOfDirectory(atPath: linked.path).first { $0 != "Info.plist" && !$0.hasSuffix(".plist") })
+        try FileManager.default.moveItem(at: linked.appendingPathComponent(linkedExecutable), to: linked.appendingPathComponent("real"))
+        try FileManager.default.createSymbolicLink(atPath: linked.appendingPathComponent(linkedExecutable).path, withDestinationPath: "real")
+        #expect(try flaggedPIE(program.path), "swift build flags an executable DF_1_PIE")
+
+        let installed = try await install(source)
+        let share = try #require(installed.extensions.first { $0.identifier == "com.example.loadable.share" })
+        #expect(try !flaggedPIE(share.executableURL.path))
+        #expect(try flaggedPIE(program.path), "the author's file is untouched")
+        #expect(try flaggedPIE(source.appendingPathComponent("PlugIns/Share.appex").appendingPathComponent(share.info.executable).path))
+        let status = try FileManager.default.attributesOfItem(atPath: share.executableURL.path)[.posixPermissions] as? Int
+        #expect(status == 0o555, "read-only again")
+        let run = try await CommandRunner(executable: share.executableURL, environment: Sanitizers.settings).run(["3"])
+        #expect(run.status == 3, "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("greeting none"))
+        let link = try #require(installed.extensions.first { $0.identifier == "com.example.loadable.linked" })
+        #expect(try flaggedPIE(link.executableURL.path), "a link is spawned, not loaded")
     }
 
     @Test func displayNamesAreLocalisedAndFallBackToTheApp() async throws {

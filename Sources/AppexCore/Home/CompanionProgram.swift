@@ -11,6 +11,9 @@ public struct CompanionProgram: Sendable {
 
     public static let daemon = CompanionProgram(name: "appexd", variable: "APPEX_DAEMON")
     public static let transfers = CompanionProgram(name: "appex-transfers", variable: "APPEX_TRANSFERS")
+    /// The process appexd forks extensions from, with the shared Swift runtime loaded
+    /// (docs/zygote.md). `APPEX_LAUNCHER=off` makes appexd spawn every extension.
+    public static let launcher = CompanionProgram(name: "appex-launcher", variable: "APPEX_LAUNCHER")
     /// The browsers' native messaging host, whose path `appex browser install` writes.
     public static let browserHost = CompanionProgram(name: "appex-browser", variable: "APPEX_BROWSER_HOST")
 

@@ -68,6 +68,32 @@ struct ApplicationStore {
                             hint: "a bundle holds folders, files and links only, within its limits; install it once it is finished")
     }
 
+    /// Clears DF_1_PIE in the copied executables at `paths`, relative to `copy`, so that
+    /// appexd's launcher can load them (docs/zygote.md). Each still runs on its own, and the
+    /// author's files are untouched: the copy's files are new ones. Each is opened beneath
+    /// the copy through no link; a link, or a file that is no executable linked dynamically, is
+    /// left as it is, and is spawned.
+    func prepareForLoading(_ paths: [String], in copy: URL) throws {
+        let folder = try ConfinedFolder(copy.path)
+        defer { folder.close() }
+        for path in paths {
+            let subject = "\(copy.path)/\(path)"
+            let opened = Result { () throws(SystemError) in try folder.openFile(path) }
+            if case .failure(let error) = opened, error.errno == ELOOP { continue }
+            let file = try opened.get()
+            defer { file.close() }
+            var status = stat()
+            guard fstat(file.rawValue, &status) == 0 else { throw SystemError("fstat", subject: subject) }
+            let mode = status.st_mode & 0o7777
+            // The copy is read-only (0555): writable for the moment of the change.
+            guard fchmod(file.rawValue, mode | 0o200) == 0 else { throw SystemError("chmod", subject: subject) }
+            defer { fchmod(file.rawValue, mode) }
+            let writable = try FileDescriptor.open("/proc/self/fd/\(file.rawValue)", flags: O_RDWR)
+            defer { writable.close() }
+            try LoadableExecutable.clearPIEFlag(in: writable)
+        }
+    }
+
     /// What a bundle may hold: ``BundleLayout``'s limits.
     static let bundleLimits = FolderCopy.Limits(files: BundleLayout.maximumFileCount, depth: BundleLayout.maximumDepth,
                                                 bytes: BundleLayout.maximumSize)

@@ -283,6 +283,9 @@ typedef void (*appex_fork_run_body)(void *context);
 /// the caller, so it is refused (EINVAL): give the init a pidfd of the caller to watch instead
 /// (APPEX_INIT_WATCH_SETTING), as ProcessLaunch.forkRunning does. Returns the pid and sets
 /// `*pidfd`; on failure -1 with errno and `*failedStep`, and no process left behind.
+pid_t appex_fork_run(const appex_spawn_options *options, char *const envp[], appex_fork_run_body body, void *context,
+                     int *pidfd, int *failedStep);
+
 /// The calling thread's stack-protector canary, which a child appex_fork_run forked gets
 /// anew before its body runs; 0 on an architecture where it isn't known. For tests.
 uintptr_t appex_stack_guard(void);
@@ -291,13 +294,47 @@ uintptr_t appex_stack_guard(void);
 /// descendants become its children, for it to reap. 0, or -1 with errno.
 int appex_become_subreaper(void);
 
-pid_t appex_fork_run(const appex_spawn_options *options, char *const envp[], appex_fork_run_body body, void *context,
-                     int *pidfd, int *failedStep);
 
 /// In a program started without exec (appex_fork_run's body), what init.c does at a spawned
 /// program's start: if APPEX_INIT_STATUS_FD is set and this is a pid namespace's first
 /// process, forks, returns in the child (pid 2) to run the program, and stays in the parent as
 /// the namespace's init, never returning. Takes the setting out of the environment either way.
 void appex_init_become_if_asked(void);
+
+/// A program for appex_run_loaded to start: an executable the launcher loads into a forked
+/// child instead of executing (docs/zygote.md), with DF_1_PIE clear, whose `main` is at
+/// `mainAddress` relative to where it is loaded.
+typedef struct appex_loaded_program {
+    const char *path;
+    uint64_t mainAddress;
+    int argc;
+    char **argv;
+    /// Called, if set, once the process is named after the program and before it is loaded:
+    /// for the launcher to tell what C can't reach (Foundation's ProcessInfo.processName).
+    void (*named)(const struct appex_loaded_program *program);
+} appex_loaded_program;
+
+/// appex_fork_run's body for a launcher (loaded.c): `context` is an appex_loaded_program.
+/// Becomes the pid namespace's init if asked, forgets the parent's thread ids, names the
+/// process after the program (for the kernel, glibc and Foundation, whose Bundle.main
+/// follows), gives the Swift runtime the program's arguments, loads the
+/// executable and exits with what its `main` returns. A program that can't be loaded exits
+/// with 127, saying why on standard error, as a shell says of a command it can't run.
+void appex_run_loaded(void *context);
+
+/// Finds, in libFoundation.so's symbol table, where Foundation keeps the program's path and
+/// name, which it reads once from /proc/self/exe and finds Bundle.main from, for
+/// appex_run_loaded to set to the loaded program's. Call before forking. 0, also where
+/// Foundation isn't loaded; -1 (ENOEXEC) with `*unreadable` naming libFoundation.so if its
+/// symbol table is gone or doesn't name them.
+int appex_program_path_find(const char **unreadable);
+
+/// Blocks SIGCHLD in the calling thread and returns a signalfd (close-on-exec, non-blocking)
+/// that reads it, for a single-threaded process that reaps its children from a poll loop;
+/// -1 with errno on failure.
+int appex_child_exits_fd(void);
+
+/// The path of the libswiftCore.so this process has loaded, or NULL if it has none.
+const char *appex_loaded_swift_runtime(void);
 
 #endif

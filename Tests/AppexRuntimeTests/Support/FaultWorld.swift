@@ -219,10 +219,26 @@ final class FaultWorld: Sendable {
 
     /// The live extension processes of this home: those running an executable installed
     /// under it. A sandboxed extension is two: the init of its pid namespace, and under it
-    /// the extension itself.
+    /// the extension itself. One that appexd's launcher forked (docs/zygote.md) runs the
+    /// launcher's executable, and has its own mapped: it and its init count too.
     func extensionProcesses() -> [Int32] {
         let prefix = root.resolvingSymlinksInPath().path + "/"
-        return Self.processes().filter { Self.executable(of: $0)?.hasPrefix(prefix) == true }
+        let processes = Self.processes()
+        let running = processes.filter { pid in
+            guard let executable = Self.executable(of: pid) else { return false }
+            if executable.hasPrefix(prefix) { return true }
+            guard executable.hasSuffix("/appex-launcher") else { return false }
+            let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+            return maps.contains(" " + prefix)
+        }
+        let inits = running.compactMap { ProcessTree.parent(of: $0) }.filter { ProcessTree.name(of: $0) == "appex-init" }
+        return Array(Set(running + inits)).sorted()
+    }
+
+    /// The launcher of this home's running appexd, once it has started: appexd's child that
+    /// runs `appex-launcher`.
+    func launcherProcess() -> Int32? {
+        daemons().lazy.flatMap { ProcessTree.children(of: $0) }.first { Self.executable(of: $0)?.hasSuffix("/appex-launcher") == true }
     }
 
     /// The extension processes appexd started, one per session: the sandboxes' inits.

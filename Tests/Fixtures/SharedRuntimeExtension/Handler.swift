@@ -9,11 +9,13 @@ let slowlyInitialized: String = {
     return "initialized"
 }()
 
-/// The principal class: completes each request with the global's value, as text.
+/// The principal class: completes each request with the global's value, as text, titled
+/// with its bundle's folder and its process's name, as Foundation finds them.
 class Handler: NSObject, NSExtensionRequestHandling {
     func beginRequest(with context: NSExtensionContext) {
         let item = NSExtensionItem()
         item.attributedContentText = NSAttributedString(string: slowlyInitialized)
+        item.attributedTitle = NSAttributedString(string: "\(Bundle.main.bundleURL.lastPathComponent) \(ProcessInfo.processInfo.processName)")
         context.completeRequest(returningItems: [item])
     }
 }

@@ -1,0 +1,14 @@
+import AppexSystem
+
+/// What the launcher says first: which Swift runtime it has loaded, for appexd to match
+/// executables against (``LoadableExecutable``).
+struct LauncherHello: Codable, Sendable {
+    var runtime: String
+}
+
+/// The launcher's answer to a ``LaunchOrder``: the process, with its pidfd and the read end
+/// of its init's exit report beside it, or why it couldn't be started.
+struct LaunchReply: Codable, Sendable {
+    var processID: Int32?
+    var failure: SystemError?
+}
