@@ -59,6 +59,13 @@ let package = Package(
             name: "BenchExtension", dependencies: [.product(name: "AppexKit", package: appex)],
             path: "Tools/BenchExtension", linkerSettings: staticSwift
         ),
+        // The same extension linked to the shared Swift runtime, as `swift build` links one by
+        // default, for appexd to fork from its launcher (docs/zygote.md): its main.swift is a
+        // link to BenchExtension's.
+        .executableTarget(
+            name: "BenchSharedExtension", dependencies: [.product(name: "AppexKit", package: appex)],
+            path: "Tools/BenchSharedExtension"
+        ),
         // The widget the widget-update benchmark installs beside the benchmark extension.
         .executableTarget(
             name: "BenchWidget", dependencies: [.product(name: "AppexKit", package: appex), .product(name: "AppexToday", package: appex)],
@@ -87,7 +94,8 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ]
     ),
     ("RoundTrip", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
-    ("ColdStart", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
+    ("ColdStart", [.product(name: "AppexHost", package: appex), .product(name: "appex-launcher", package: appex), "BenchSharedExtension"]
+        + runtimeExecutables),
     ("Handover", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
     ("Memory", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
     ("WidgetUpdate", [.product(name: "AppexHost", package: appex), .product(name: "AppexToday", package: appex), "BenchWidget"] + runtimeExecutables),

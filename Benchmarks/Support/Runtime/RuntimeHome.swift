@@ -49,8 +49,11 @@ public final class RuntimeHome {
     /// on the daemon's next tick after its last request, so every request starts cold.
     /// `sandboxOff` has its appexd launch extensions with no sandbox (`APPEX_SANDBOX=off`),
     /// to measure what the sandbox costs. `widget` installs the benchmark widget too
-    /// (`Tools/BenchWidget`, which the benchmark must depend on).
-    public init(idleGraceMilliseconds: Int? = nil, sandboxOff: Bool = false, widget: Bool = false) throws {
+    /// (`Tools/BenchWidget`, which the benchmark must depend on). `sharedRuntime` installs the
+    /// benchmark extension linked to the shared Swift runtime (`Tools/BenchSharedExtension`)
+    /// and has appexd fork it from its launcher (`appex-launcher`, docs/zygote.md), both of
+    /// which the benchmark must depend on; otherwise appexd starts no launcher.
+    public init(idleGraceMilliseconds: Int? = nil, sandboxOff: Bool = false, widget: Bool = false, sharedRuntime: Bool = false) throws {
         let folder = try TemporaryDirectory(prefix: "appex-bench-runtime")
         home = AppexHome(root: folder.url.appendingPathComponent("home"))
         let scratch = folder.url.appendingPathComponent("scratch")
@@ -58,12 +61,13 @@ public final class RuntimeHome {
         ChildProcess.dropPreload()
         setenv("APPEX_DAEMON", try BuiltProducts.executable("appexd").path, 1)
         if sandboxOff { setenv("APPEX_SANDBOX", "off", 1) } else { unsetenv("APPEX_SANDBOX") }
+        setenv("APPEX_LAUNCHER", sharedRuntime ? try BuiltProducts.executable("appex-launcher").path : "off", 1)
         if let idleGraceMilliseconds {
             setenv("APPEX_IDLE_GRACE_MS", "\(idleGraceMilliseconds)", 1)
         } else {
             unsetenv("APPEX_IDLE_GRACE_MS")
         }
-        let app = try Self.writeApp(in: scratch, widget: widget)
+        let app = try Self.writeApp(in: scratch, widget: widget, sharedRuntime: sharedRuntime)
         _ = try Registry(home: home).install(appAt: app)
         // Installing writes the extension's executable (tens of MB) into the home: flush it
         // now, in setup, rather than during the measurements that follow.
@@ -77,15 +81,20 @@ public final class RuntimeHome {
 
     /// An app with the benchmark extension, an Action whose rule accepts anything, and with
     /// `widget`, the benchmark widget.
-    private static func writeApp(in folder: URL, widget: Bool) throws -> URL {
+    private static func writeApp(in folder: URL, widget: Bool, sharedRuntime: Bool) throws -> URL {
         var builder = BundleBuilder.app("com.example.bench", name: "Bench", in: folder)
         builder.addExtension("BenchExtension", identifier: extensionIdentifier, point: ExtensionPoint.action.id,
                              attributes: ["NSExtensionActivationRule": "TRUEPREDICATE"])
+        if sharedRuntime, case .dictionary(var manifest)? = builder.plugIns[0].info["NSExtension"] {
+            // The class is named after the module, which is the shared build's.
+            manifest["NSExtensionPrincipalClass"] = "BenchSharedExtension.Handler"
+            builder.plugIns[0].info["NSExtension"] = .dictionary(manifest)
+        }
         if widget { builder.addExtension("BenchWidget", identifier: widgetIdentifier, point: ExtensionPoint.today.id) }
         let url = try builder.write()
         for name in widget ? ["BenchExtension", "BenchWidget"] : ["BenchExtension"] {
             let executable = url.appendingPathComponent("PlugIns/\(name).appex/\(name)")
-            let built = try BuiltProducts.executable(name)
+            let built = try BuiltProducts.executable(sharedRuntime && name == "BenchExtension" ? "BenchSharedExtension" : name)
             try FileManager.default.removeItem(at: executable)
             // A hard link where it can (the install copies it anyway), a copy across file systems.
             if link(built.path, executable.path) != 0 {
@@ -98,6 +107,18 @@ public final class RuntimeHome {
     /// The benchmark extension, as a host finds it (this starts appexd).
     public func benchExtension() async throws -> NSExtension {
         try await NSExtension.extension(withIdentifier: Self.extensionIdentifier, home: home)
+    }
+
+    /// Waits until appexd says its launcher is ready (docs/zygote.md): a launch before then is
+    /// spawned. Start appexd first (``benchExtension()``).
+    public func waitForLauncher(timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let log = (try? String(contentsOf: home.daemonLogURL, encoding: .utf8)) ?? ""
+            if log.contains(" is ready: it starts extensions linked to ") { return }
+            guard ContinuousClock.now < deadline else { throw BenchmarkFailure("appexd's launcher was not ready after \(timeout): \(log)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// The benchmark widget, as a host finds it (this starts appexd).

@@ -7,6 +7,8 @@
 //   its byte 0 read before answering: the handover benchmark.
 // - Content text `conform` makes it ask `hasItemConformingToTypeIdentifier("public.text")`
 //   first, as most real extensions do, which loads the system type table.
+// - Content text `executable` makes it answer with what `/proc/self/exe` names: the launcher's
+//   program where appexd forked it from its launcher (docs/zygote.md).
 // - Anything else is answered without touching the attachments.
 import AppexKit
 import Foundation
@@ -24,6 +26,11 @@ final class Handler: NSObject, NSExtensionRequestHandling {
                 let first = data?.first.map { "\($0)" } ?? "error: \(error.map { "\($0)" } ?? "no data")"
                 Reply.send(context, began: began, extra: first)
             }
+            return
+        }
+        if item?.attributedContentText?.string == "executable" {
+            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "unknown"
+            Reply.send(context, began: began, extra: executable)
             return
         }
         if item?.attributedContentText?.string == "conform", let provider {

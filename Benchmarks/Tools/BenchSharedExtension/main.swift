@@ -1,0 +1,1 @@
+../BenchExtension/main.swift
