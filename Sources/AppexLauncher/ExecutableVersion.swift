@@ -11,7 +11,7 @@ struct ExecutableVersion: Hashable, Sendable {
     init(_ file: FileDescriptor) throws(SystemError) {
         var status = stat()
         guard fstat(file.rawValue, &status) == 0 else { throw SystemError("fstat") }
-        identity = try file.identity()
+        identity = FileIdentity(status)
         size = Int(status.st_size)
         changed = status.st_ctim.tv_sec * 1_000_000_000 + status.st_ctim.tv_nsec
     }

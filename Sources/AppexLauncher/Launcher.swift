@@ -25,7 +25,8 @@ public final class Launcher: Sendable {
 
     /// Starts `executable`, an `appex-launcher`, with `environment` (by default only a
     /// sanitized build's settings, which its children keep, since they never exec), and waits
-    /// for it to say which runtime it has loaded. Throws if it can't be started or ends first.
+    /// for it to say which runtime it has loaded. Throws if it can't be started, ends first, or
+    /// says nothing within `answerDeadline`.
     public init(executable: String, environment: [String: String] = Sanitizers.settings,
                 answerDeadline: Duration = .seconds(30)) throws(SystemError) {
         self.answerDeadline = answerDeadline
@@ -35,6 +36,9 @@ public final class Launcher: Sendable {
         theirs.close()
         let channel = LauncherChannel(socket: ours)
         do throws(SystemError) {
+            guard try UnixSocket.waitForInput(ours, timeout: answerDeadline) else {
+                throw SystemError("start", subject: "\(executable): it said nothing within \(answerDeadline)", errno: ETIMEDOUT)
+            }
             guard let (hello, _) = try channel.receive(LauncherHello.self) else {
                 throw SystemError("start", subject: "\(executable): it ended before it was ready (\(process.end(graceMilliseconds: 0).map { "\($0)" } ?? "?"))",
                                   errno: ECHILD)

@@ -98,8 +98,7 @@ public enum LauncherService {
     }
 
     private static func fail(_ message: String) -> Int32 {
-        let bytes = Array("appex-launcher: \(message)\n".utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        StandardError.write(line: "appex-launcher: \(message)")
         return 1
     }
 }

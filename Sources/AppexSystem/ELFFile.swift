@@ -82,8 +82,9 @@ public struct ELFFile: Sendable {
         let programOffset = header.u64(32), sectionOffset = header.u64(40)
         let programEntry = Int(header.u16(54)), programCount = Int(header.u16(56))
         let sectionEntry = Int(header.u16(58)), sectionCount = Int(header.u16(60))
-        guard programCount == 0 || programEntry >= 56, sectionCount == 0 || sectionEntry >= 64 else {
-            throw Malformed(reason: "its header tables' entries are too small")
+        // glibc's loader takes only these sizes, which also bound what the tables may hold.
+        guard programCount == 0 || programEntry == 56, sectionCount == 0 || sectionEntry == 64 else {
+            throw Malformed(reason: "its header tables' entries are not ELF64's (56 and 64 bytes)")
         }
         let programTable = try Self.read(descriptor, size: size, programEntry * programCount, at: programOffset, what: "the program headers")
         segments = (0..<programCount).map { index in

@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 
 /// Which file a path or descriptor names: its device and inode. A file renamed over another
 /// has an identity of its own, even if its contents are the same; a number may be reused
@@ -7,7 +7,8 @@ public struct FileIdentity: Hashable, Sendable {
     public let device: UInt64
     public let inode: UInt64
 
-    init(_ status: stat) {
+    /// The identity of the file `status` describes, from stat or fstat.
+    public init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

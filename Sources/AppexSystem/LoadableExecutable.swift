@@ -75,11 +75,11 @@ public struct LoadableExecutable: Sendable, Hashable {
         let folders = runPath.flatMap { $0.split(separator: ":").map(String.init) }.map {
             $0.replacingOccurrences(of: "${ORIGIN}", with: origin).replacingOccurrences(of: "$ORIGIN", with: origin)
         }
-        let candidates = folders.map { "\($0)/\(Self.runtimeLibrary)" }
-        guard let found = candidates.first(where: { Glibc.access($0, F_OK) == 0 }) else {
+        let candidates = folders.lazy.map { "\($0)/\(Self.runtimeLibrary)" }
+        guard let (found, identity) = candidates.compactMap({ path in FileIdentity(path: path).map { (path, $0) } }).first else {
             throw .linksAnotherRuntime("its run path (\(folders.joined(separator: ":"))) holds no \(Self.runtimeLibrary)")
         }
-        guard FileIdentity(path: found) == runtime else { throw .linksAnotherRuntime("its run path finds \(found)") }
+        guard identity == runtime else { throw .linksAnotherRuntime("its run path finds \(found)") }
         let functions: [String: UInt64]
         do {
             functions = try elf.definedFunctions(named: Set(["main"] + Self.sanitizerRuntimes))
