@@ -11,7 +11,9 @@ let swiftSettings: [SwiftSetting] = [
 /// The sample apps: each executable is a real program that `appex bundle` puts into a bundle.
 let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "photos", "PhotosShare", "texttools", "WordCount", "Checksum", "PageColour", "monitor", "MonitorWidget"]
 /// The sample extensions among them, built on AppexKit with the Swift runtime linked in
-/// statically, which starts them in about a third of the time (see BENCHMARKS.md).
+/// statically, which starts them in about a third of the time (see BENCHMARKS.md). Still the
+/// old way: a target's dependencies are linked into it statically, whatever their product's
+/// type, so they link the shared AppexKit once they are a package of their own (docs/zygote.md).
 let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "WordCount", "Checksum", "PageColour", "MonitorWidget"]
 /// Code a sample app shares with its extensions, linked into each, by sample.
 let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication", "AppexToday"], "NotesShare": ["NotificationCenter", "Social"], "NotesWidget": ["NotificationCenter"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"],
@@ -34,6 +36,10 @@ let staticSwiftLinkerSettings: [LinkerSetting] = Context.environment["APPEX_LINK
     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Support/link-order/extension.order",
     "-Xlinker", "--no-warn-symbol-ordering",
 ])]
+
+/// The modules of the AppexKit library products: AppexKit, and Apple's framework names, so that
+/// extension code written for Apple's platforms imports what it always did (docs/porting.md).
+let appexKitTargets = ["AppexKit", "CoreServices", "MobileCoreServices", "NotificationCenter", "Social", "UniformTypeIdentifiers"]
 
 var package = Package(
     name: "appex",
@@ -63,20 +69,20 @@ var package = Package(
         .library(name: "AppexItems", targets: ["AppexItems"]),
         .library(name: "AppexSession", targets: ["AppexSession"]),
         .library(name: "AppexGroups", targets: ["AppexGroups"]),
-        .library(name: "AppexKit", targets: ["AppexKit"]),
+        // What an extension links: AppexKit and Apple's framework names, as one shared library
+        // that appexd's launcher has already loaded, so that an extension's executable holds only
+        // its own code (docs/zygote.md). An extension depends on this product alone: another
+        // product holding any of the same modules would link them into it a second time.
+        .library(name: "AppexKit", type: .dynamic, targets: appexKitTargets),
+        // The same, linked into the extension's executable, with the Swift runtime too if its
+        // link flags say so: the old way, which appexd spawns (BENCHMARKS.md's static baseline).
+        .library(name: "AppexKitStatic", type: .static, targets: appexKitTargets),
         .library(name: "AppexApplication", targets: ["AppexApplication"]),
         .library(name: "AppexTransfers", targets: ["AppexTransfers"]),
         .library(name: "AppexNetworking", targets: ["AppexNetworking"]),
         .library(name: "AppexTestServer", targets: ["AppexTestServer"]),
         .library(name: "AppexBrowserTesting", targets: ["AppexBrowserTesting"]),
         .library(name: "AppexFuzzing", targets: ["AppexFuzzing"]),
-        // Apple's framework names, so that extension code written for Apple's platforms imports
-        // what it always did (docs/porting.md).
-        .library(name: "CoreServices", targets: ["CoreServices"]),
-        .library(name: "MobileCoreServices", targets: ["MobileCoreServices"]),
-        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
-        .library(name: "Social", targets: ["Social"]),
-        .library(name: "NotificationCenter", targets: ["NotificationCenter"]),
     ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -124,7 +130,11 @@ var package = Package(
         .target(name: "AppexGroups", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication", dependencies: ["AppexLocking"]),
         .target(name: "CAppexKit"),
-        .target(name: "AppexKit", dependencies: ["CAppexKit", "AppexLocking", "AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexTransfers", "AppexWire"]),
+        .target(name: "AppexKit", dependencies: ["CAppexKit", "AppexLocking", "AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexTransfers", "AppexWire"],
+                plugins: ["AppexKitSources"]),
+        // Digests the sources AppexKit is built from, so that an extension knows which AppexKit it
+        // was built against, and AppexKit which it is (docs/zygote.md, "AppexKit, shared").
+        .plugin(name: "AppexKitSources", capability: .buildTool()),
         // Background sessions for apps and extensions, with Apple's names: appexd performs their tasks.
         .target(name: "AppexTransfers", dependencies: ["AppexLocking", "AppexIPC", "AppexSystem", "AppexWire"]),
         // In-process sessions' transport over FoundationNetworking, found by name: linked only

@@ -54,21 +54,21 @@ let package = Package(
             path: "Support"
         ),
         // The extension the runtime benchmarks install, and the baseline program they launch;
-        // both link the Swift runtime and Foundation statically, as the sample extensions do.
+        // both link the Swift runtime, Foundation and AppexKit statically, the old way.
         .executableTarget(
-            name: "BenchExtension", dependencies: [.product(name: "AppexKit", package: appex)],
+            name: "BenchExtension", dependencies: [.product(name: "AppexKitStatic", package: appex)],
             path: "Tools/BenchExtension", linkerSettings: staticSwift
         ),
-        // The same extension linked to the shared Swift runtime, as `swift build` links one by
-        // default, for appexd to fork from its launcher (docs/zygote.md): its main.swift is a
-        // link to BenchExtension's.
+        // The same extension linked to the shared Swift runtime and the shared AppexKit, as an
+        // extension's package builds it, for appexd to fork from its launcher (docs/zygote.md):
+        // its main.swift is a link to BenchExtension's.
         .executableTarget(
             name: "BenchSharedExtension", dependencies: [.product(name: "AppexKit", package: appex)],
             path: "Tools/BenchSharedExtension"
         ),
         // The widget the widget-update benchmark installs beside the benchmark extension.
         .executableTarget(
-            name: "BenchWidget", dependencies: [.product(name: "AppexKit", package: appex), .product(name: "AppexToday", package: appex)],
+            name: "BenchWidget", dependencies: [.product(name: "AppexKitStatic", package: appex)],
             path: "Tools/BenchWidget", linkerSettings: staticSwift
         ),
         // BenchTrivial links CAppexSystem (through AppexSystem) as extensions do, so that in a
@@ -155,7 +155,8 @@ for target in benchmarkTargets {
 package.targets.append(
     .executableTarget(
         name: "RequestProfile",
-        dependencies: ["AppexBenchmarkSupport", .product(name: "AppexHost", package: appex)] + runtimeExecutables,
+        dependencies: ["AppexBenchmarkSupport", .product(name: "AppexHost", package: appex), .product(name: "appex-launcher", package: appex), "BenchSharedExtension"]
+            + runtimeExecutables,
         path: "Tools/RequestProfile"
     )
 )

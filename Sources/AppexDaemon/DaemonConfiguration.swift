@@ -1,5 +1,7 @@
 public import AppexCore
 public import AppexSandbox
+import AppexSystem
+import Foundation
 
 /// How a daemon runs: which home it serves, and its timing.
 public struct DaemonConfiguration: Sendable {
@@ -36,13 +38,16 @@ public struct DaemonConfiguration: Sendable {
     /// The preloaded launcher's program (`appex-launcher`, docs/zygote.md) that extensions
     /// it can load are forked from, or nil to spawn every extension.
     public var launcher: String?
+    /// appexd's AppexKit (`libAppexKit.so`), which extensions linked to the shared AppexKit run
+    /// with, or nil if it has none.
+    public var appexKit: String?
 
     public init(home: AppexHome, terminationGrace: Duration = .seconds(1), idleSessionCloseDeadline: Duration = .seconds(10),
                 tickInterval: Duration = .milliseconds(50),
                 idleGracePeriodOverride: Duration? = nil, launchDeadlineOverride: Duration? = nil,
                 requestDeadlineOverride: Duration? = nil, memoryLimitOverride: Int? = nil, processLimitOverride: Int? = nil,
                 transfersCheckInterval: Duration = .seconds(10), sandbox: Sandbox = Sandbox(), clientLimits: ClientLimits = ClientLimits(),
-                logLimit: Int = .mebibytes(8), launcher: String? = nil) {
+                logLimit: Int = .mebibytes(8), launcher: String? = nil, appexKit: String? = nil) {
         self.home = home
         self.terminationGrace = terminationGrace
         self.idleSessionCloseDeadline = idleSessionCloseDeadline
@@ -57,6 +62,7 @@ public struct DaemonConfiguration: Sendable {
         self.clientLimits = clientLimits
         self.logLimit = logLimit
         self.launcher = launcher
+        self.appexKit = appexKit
     }
 
     /// Reads the overrides from `APPEX_IDLE_GRACE_MS`, `APPEX_LAUNCH_DEADLINE_MS`,
@@ -65,7 +71,8 @@ public struct DaemonConfiguration: Sendable {
     /// `APPEX_MEMORY_LIMIT_MB` (mebibytes), `APPEX_PROCESS_LIMIT` (processes and threads),
     /// `APPEX_LOG_LIMIT_KB` (kibibytes), and `APPEX_DESCRIPTORS_PER_PROCESS`,
     /// `APPEX_DESCRIPTORS_IN_FLIGHT` and `APPEX_RESERVED_DESCRIPTORS` (descriptors, ``ClientLimits``);
-    /// and finds the launcher (`APPEX_LAUNCHER`, `off` for none; else beside appexd).
+    /// and finds the launcher (`APPEX_LAUNCHER`, `off` for none; else beside appexd) and
+    /// AppexKit (`APPEX_KIT`, `off` for none; else `libAppexKit.so` beside appexd).
     public static func fromEnvironment(_ environment: [String: String], home: AppexHome) -> DaemonConfiguration {
         func milliseconds(_ name: String) -> Duration? { environment[name].flatMap(Int.init).map { .milliseconds($0) } }
         var configuration = DaemonConfiguration(home: home)
@@ -84,6 +91,12 @@ public struct DaemonConfiguration: Sendable {
         configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
         if let limit = environment["APPEX_LOG_LIMIT_KB"].flatMap(Int.init), limit > 0 { configuration.logLimit = limit * 1024 }
         if environment[CompanionProgram.launcher.variable] != "off" { configuration.launcher = CompanionProgram.launcher.locate(environment: environment) }
+        let besideAppexd = CompanionProgram.runningProgramDirectory.appendingPathComponent(LoadableExecutable.appexKitLibrary).path
+        switch environment["APPEX_KIT"] {
+        case "off": configuration.appexKit = nil
+        case let path? where !path.isEmpty: configuration.appexKit = path
+        default: configuration.appexKit = FileManager.default.fileExists(atPath: besideAppexd) ? besideAppexd : nil
+        }
         return configuration
     }
 

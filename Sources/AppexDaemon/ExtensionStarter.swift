@@ -8,7 +8,8 @@ import Foundation
 /// load the executable (docs/zygote.md), spawned otherwise. The launcher starts in the
 /// background when appexd does, off any request's path, and launches before it is ready are
 /// spawned. One that fails is replaced, up to ``launcherStarts`` times in all; after that,
-/// every extension is spawned, and the log says why.
+/// every extension is spawned, and the log says why. An extension linked to the shared
+/// AppexKit runs with appexd's, which the launcher has loaded, either way.
 final class ExtensionStarter: Sendable {
     private struct State {
         var launcher: Launcher?
@@ -18,6 +19,8 @@ final class ExtensionStarter: Sendable {
 
     /// The launcher's program, or nil to spawn every extension.
     private let program: String?
+    /// appexd's AppexKit, or nil if it has none: then an extension linked to it can't start.
+    private let appexKit: SharedAppexKit?
     private let state = Locked(State())
 
     /// How many launchers appexd starts before it spawns every extension.
@@ -27,8 +30,9 @@ final class ExtensionStarter: Sendable {
     /// namespace, whose init reports how it ends; else one that spawns. A sanitized appexd
     /// starts no launcher: the extensions of such a build carry their sanitizer's runtime,
     /// which must be alone in its process, so none could be loaded.
-    init(program: String?, sandbox: Sandbox) {
+    init(program: String?, appexKit: String?, sandbox: Sandbox) {
         self.program = sandbox.isOff || sandbox.kernel.isolationProblem != nil || Sanitizers.areActive ? nil : program
+        self.appexKit = appexKit.map(SharedAppexKit.init)
     }
 
     /// Starts the launcher in the background, if there is one to start.
@@ -44,9 +48,9 @@ final class ExtensionStarter: Sendable {
         let thread = Thread { [weak self] in
             let launcher: Launcher?
             do {
-                launcher = try Launcher(executable: program)
+                launcher = try Launcher(executable: program, appexKit: self?.appexKit?.path)
                 DaemonLog.write(line: "appexd: the launcher \(program) (pid \(launcher!.process.processID)) is ready: it starts extensions "
-                                + "linked to \(launcher!.runtimePath)")
+                                + "linked to \(launcher!.runtimePath)" + (launcher!.appexKitPath.map { ", and to \($0)" } ?? ""))
             } catch {
                 launcher = nil
                 DaemonLog.write(line: "appexd: the launcher \(program) could not be started, so extensions are spawned: \(error)")
@@ -63,6 +67,7 @@ final class ExtensionStarter: Sendable {
     /// Starts `launch`: through the launcher if it is ready and takes it, unless `spawning`.
     /// Throws the step that failed, and leaves no process.
     func start(_ launch: ProcessLaunch, spawning: Bool = false) throws(SystemError) -> ProcessDescriptor {
+        let launch = try provideAppexKit(to: launch)
         if !spawning, let launcher = state.withLock({ $0.launcher }) {
             do throws(Launcher.Failure) {
                 if let process = try launcher.start(launch) { return process }
@@ -77,6 +82,17 @@ final class ExtensionStarter: Sendable {
             }
         }
         return try launch.spawn()
+    }
+
+    /// `launch`, with appexd's AppexKit if its executable is linked to the shared AppexKit;
+    /// throws if appexd has none.
+    private func provideAppexKit(to launch: ProcessLaunch) throws(SystemError) -> ProcessLaunch {
+        if let appexKit { return appexKit.provided(to: launch) }
+        let file = try FileDescriptor.open(launch.executable)
+        defer { file.close() }
+        guard LoadableExecutable.needsAppexKit(file) else { return launch }
+        throw SystemError("launch", subject: "\(launch.executable): it is linked to \(LoadableExecutable.appexKitLibrary), and there is none beside appexd; "
+                          + "build Appex with `swift build`, which builds it, or set APPEX_KIT to its path", errno: ENOENT)
     }
 
     /// Drops `failed`, if it is still the launcher, and starts another.

@@ -49,7 +49,7 @@ final class Supervisor: Sendable {
         descriptorCeiling = Int32(openFiles - limits.reservedDescriptors(openFileLimit: openFiles))
         transferSessions = TransferSessions(home: configuration.home, registry: registry,
                                             transfers: TransfersProcess(home: configuration.home, registry: registry, logLimit: configuration.logLimit))
-        starter = ExtensionStarter(program: configuration.launcher, sandbox: configuration.sandbox)
+        starter = ExtensionStarter(program: configuration.launcher, appexKit: configuration.appexKit, sandbox: configuration.sandbox)
         starter.prepare()
     }
 

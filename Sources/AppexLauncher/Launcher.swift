@@ -16,6 +16,9 @@ public final class Launcher: Sendable {
     public let process: ProcessDescriptor
     /// The path of the Swift runtime (`libswiftCore.so`) it has loaded.
     public let runtimePath: String
+    /// The path of the AppexKit it has loaded, if it was given one: executables linked to
+    /// AppexKit are loaded only then, and run with it.
+    public let appexKitPath: String?
     /// How long the launcher has to answer an order: a fork and the sandbox's steps take
     /// milliseconds, so a launcher that takes this long is stuck, and is ended.
     public let answerDeadline: Duration
@@ -24,15 +27,21 @@ public final class Launcher: Sendable {
     private let verdicts = Mutex<[ExecutableVersion: Result<LoadableExecutable, LoadableExecutable.Refusal>]>([:])
 
     /// Starts `executable`, an `appex-launcher`, with `environment` (by default only a
-    /// sanitized build's settings, which its children keep, since they never exec), and waits
-    /// for it to say which runtime it has loaded. Throws if it can't be started, ends first, or
-    /// says nothing within `answerDeadline`.
-    public init(executable: String, environment: [String: String] = Sanitizers.settings,
+    /// sanitized build's settings, which its children keep, since they never exec), loading the
+    /// shared AppexKit at `appexKit` (a `libAppexKit.so`) if given, and waits for it to say which
+    /// runtime it has loaded. Throws if it can't be started, ends first, or says nothing within
+    /// `answerDeadline`.
+    public init(executable: String, appexKit: String? = nil, environment: [String: String] = Sanitizers.settings,
                 answerDeadline: Duration = .seconds(30)) throws(SystemError) {
         self.answerDeadline = answerDeadline
         let (ours, theirs) = try UnixSocket.pair()
-        process = try ProcessLaunch(executable: executable, environment: environment,
-                                    descriptors: [(theirs, 3), (try Self.standardError(), 2)], diesWithParent: true).spawn()
+        var environment = environment
+        if let appexKit {
+            environment["LD_LIBRARY_PATH"] = Self.folder(of: appexKit)
+            environment[LauncherService.loadAppexKit] = "1"
+        }
+        process = try ProcessLaunch(executable: executable, environment: environment, descriptors: [(theirs, 3), (try Self.standardError(), 2)],
+                                    diesWithParent: true).spawn()
         theirs.close()
         let channel = LauncherChannel(socket: ours)
         do throws(SystemError) {
@@ -44,12 +53,19 @@ public final class Launcher: Sendable {
                                   errno: ECHILD)
             }
             runtimePath = hello.runtime
+            appexKitPath = hello.appexKit
         } catch {
             process.end(graceMilliseconds: 0)
             throw error
         }
         runtime = FileIdentity(path: runtimePath)
         self.channel = Mutex(channel)
+    }
+
+    /// The folder of the file at `path`, which the loader searches for it by name.
+    public static func folder(of path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        return parts.isEmpty ? "." : parts == [""] ? "/" : parts.joined(separator: "/")
     }
 
     /// A copy of this process's standard error, for the launcher's to be the same.
@@ -77,7 +93,7 @@ public final class Launcher: Sendable {
         }
         if let known = verdicts.withLock({ $0[version] }) { return known }
         guard let runtime else { return .failure(.linksAnotherRuntime("the launcher's runtime, \(runtimePath), can't be found")) }
-        let verdict = Result { () throws(LoadableExecutable.Refusal) in try LoadableExecutable(file, path: path, runtime: runtime) }
+        let verdict = Result { () throws(LoadableExecutable.Refusal) in try LoadableExecutable(file, path: path, runtime: runtime, hasAppexKit: appexKitPath != nil) }
         verdicts.withLock { $0[version] = verdict }
         return verdict
     }

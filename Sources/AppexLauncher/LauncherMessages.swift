@@ -1,9 +1,10 @@
 import AppexSystem
 
 /// What the launcher says first: which Swift runtime it has loaded, for appexd to match
-/// executables against (``LoadableExecutable``).
+/// executables against (``LoadableExecutable``), and which AppexKit, if it was asked to.
 struct LauncherHello: Codable, Sendable {
     var runtime: String
+    var appexKit: String?
 }
 
 /// The launcher's answer to a ``LaunchOrder``: the process, with its pidfd and the read end

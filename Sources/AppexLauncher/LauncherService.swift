@@ -15,12 +15,25 @@ import Glibc
 /// `Locale.current`, `TimeZone.current`): a program would find the launcher's arguments,
 /// bundle, language or zone there.
 public enum LauncherService {
-    /// Serves appexd on `socket` until appexd hangs up; returns the exit status.
-    public static func run(socket: FileDescriptor) -> Int32 {
+    /// The environment variable that, set, asks the launcher to load AppexKit
+    /// (``LoadableExecutable/appexKitLibrary``), which its loader finds through `LD_LIBRARY_PATH`.
+    public static let loadAppexKit = "APPEX_LAUNCHER_LOADS_APPEX_KIT"
+
+    /// Serves appexd on `socket` until appexd hangs up, having loaded AppexKit first if
+    /// `loadingAppexKit`; returns the exit status.
+    public static func run(socket: FileDescriptor, loadingAppexKit: Bool) -> Int32 {
         let channel = LauncherChannel(socket: socket)
         guard appex_become_subreaper() == 0 else { return fail(SystemError("prctl (PR_SET_CHILD_SUBREAPER)").description) }
         guard let runtime = appex_loaded_swift_runtime() else {
             return fail("no shared Swift runtime is loaded: appex-launcher must be linked to \(LoadableExecutable.runtimeLibrary), not statically")
+        }
+        var appexKit: String?
+        if loadingAppexKit {
+            var error: UnsafePointer<CChar>?
+            guard let path = appex_load_global(LoadableExecutable.appexKitLibrary, &error) else {
+                return fail("\(LoadableExecutable.appexKitLibrary) can't be loaded: \(error.map { String(cString: $0) } ?? "?")")
+            }
+            appexKit = String(cString: path)
         }
         var unreadable: UnsafePointer<CChar>?
         guard appex_thread_ids_find(&unreadable) >= 0 else {
@@ -35,7 +48,7 @@ public enum LauncherService {
         guard exits >= 0 else { return fail(SystemError("signalfd").description) }
         let childExits = FileDescriptor(owning: exits)
         do {
-            try channel.send(LauncherHello(runtime: String(cString: runtime)))
+            try channel.send(LauncherHello(runtime: String(cString: runtime), appexKit: appexKit))
             while true {
                 let (orderArrived, childrenExited) = try wait(for: socket, or: childExits)
                 if childrenExited { reapChildren(draining: childExits) }

@@ -4,11 +4,11 @@ import Glibc
 /// An executable the launcher can start by loading it into a process forked from one that
 /// has already started the Swift runtime, rather than by spawning it (docs/zygote.md): a
 /// position-independent program linked to the launcher's shared Swift runtime, whose `main`
-/// its symbol table names.
+/// its symbol table names, and linked to AppexKit only if the launcher has loaded appexd's.
 ///
 /// ```swift
 /// let file = try FileDescriptor.open(path)
-/// let loadable = try LoadableExecutable(file, path: path, runtime: launcherRuntime)
+/// let loadable = try LoadableExecutable(file, path: path, runtime: launcherRuntime, hasAppexKit: true)
 /// ```
 public struct LoadableExecutable: Sendable, Hashable {
     /// Where its `main` is, relative to the address it is loaded at.
@@ -32,6 +32,11 @@ public struct LoadableExecutable: Sendable, Hashable {
         /// It carries a sanitizer's runtime (AddressSanitizer's, ThreadSanitizer's), which must
         /// be the only one in its process and starts itself from the program's own start.
         case carriesASanitizer(String)
+        /// It is linked to AppexKit, and the launcher has loaded none.
+        case needsAppexKit
+        /// It carries AppexKit's code in itself, and the launcher has loaded the shared
+        /// AppexKit: the runtime would find two of each of AppexKit's types by name.
+        case carriesItsOwnAppexKit
 
         public var description: String {
             switch self {
@@ -41,6 +46,8 @@ public struct LoadableExecutable: Sendable, Hashable {
             case .linksAnotherRuntime(let detail): "it is linked to another Swift runtime than the launcher's: \(detail)"
             case .noMain(let reason): "the launcher can't find its main: \(reason)"
             case .carriesASanitizer(let runtime): "it is built with a sanitizer (it defines \(runtime)), whose runtime must be alone in its process"
+            case .needsAppexKit: "it is linked to \(LoadableExecutable.appexKitLibrary), which the launcher has not loaded"
+            case .carriesItsOwnAppexKit: "it carries AppexKit's code itself, beside the shared AppexKit the launcher has loaded"
             }
         }
     }
@@ -51,10 +58,28 @@ public struct LoadableExecutable: Sendable, Hashable {
     /// The name of the Swift runtime's core library, which every Swift program links.
     public static let runtimeLibrary = "libswiftCore.so"
 
+    /// The name of the shared AppexKit (the AppexKit library product), which an extension
+    /// linked to it runs with appexd's copy of, forked or spawned (docs/zygote.md).
+    public static let appexKitLibrary = "libAppexKit.so"
+
+    /// The function of AppexKit that an extension's `NSExtensionMain()` calls: a program
+    /// that defines it carries AppexKit's code itself.
+    public static let appexKitEntry = "$s8AppexKit13extensionMain12builtAgainsts5NeverOSS_tF"
+
+    /// Whether the executable open at `file` is linked to the shared AppexKit; false for one
+    /// that can't be read as a dynamically linked ELF file.
+    public static func needsAppexKit(_ file: FileDescriptor) -> Bool {
+        guard let elf = try? ELFFile(reading: file), let entries = try? elf.dynamicEntries(),
+              let needed = try? elf.dynamicStrings(tagged: ELFFile.tagNeeded, in: entries) else { return false }
+        return needed.contains(appexKitLibrary)
+    }
+
     /// Inspects the executable open at `file`, found at `path` (for `$ORIGIN` in its run path),
     /// against `runtime`, the launcher's `libswiftCore.so`: the library its run path finds
-    /// first must be that file.
-    public init(_ file: FileDescriptor, path: String, runtime: FileIdentity) throws(Refusal) {
+    /// first must be that file. One linked to AppexKit can be loaded only if the launcher
+    /// `hasAppexKit`: the loader then takes the launcher's for it, found by its name; and one
+    /// that carries AppexKit's code itself, only if it has not.
+    public init(_ file: FileDescriptor, path: String, runtime: FileIdentity, hasAppexKit: Bool) throws(Refusal) {
         let elf: ELFFile
         let entries: [ELFFile.DynamicEntry]
         let needed: [String]
@@ -80,14 +105,16 @@ public struct LoadableExecutable: Sendable, Hashable {
             throw .linksAnotherRuntime("its run path (\(folders.joined(separator: ":"))) holds no \(Self.runtimeLibrary)")
         }
         guard identity == runtime else { throw .linksAnotherRuntime("its run path finds \(found)") }
+        if needed.contains(Self.appexKitLibrary) && !hasAppexKit { throw .needsAppexKit }
         let functions: [String: UInt64]
         do {
-            functions = try elf.definedFunctions(named: Set(["main"] + Self.sanitizerRuntimes))
+            functions = try elf.definedFunctions(named: Set(["main", Self.appexKitEntry] + Self.sanitizerRuntimes))
         } catch {
             throw .noMain(error.reason)
         }
         if let runtime = Self.sanitizerRuntimes.first(where: { functions[$0] != nil }) { throw .carriesASanitizer(runtime) }
         guard let main = functions["main"] else { throw .noMain("its symbol table names no main") }
+        if hasAppexKit && functions[Self.appexKitEntry] != nil { throw .carriesItsOwnAppexKit }
         mainAddress = main
         isFlaggedPIE = entries.contains { $0.tag == ELFFile.tagFlags1 && $0.value & ELFFile.flagPIE != 0 }
     }

@@ -143,3 +143,13 @@ int appex_child_exits_fd(void) {
     if (sigprocmask(SIG_BLOCK, &children, NULL) < 0) return -1;
     return signalfd(-1, &children, SFD_CLOEXEC | SFD_NONBLOCK);
 }
+
+const char *appex_load_global(const char *name, const char **error) {
+    void *handle = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+    struct link_map *map = NULL;
+    if (handle == NULL || dlinfo(handle, RTLD_DI_LINKMAP, &map) < 0 || map == NULL) {
+        *error = dlerror();
+        return NULL;
+    }
+    return map->l_name;
+}

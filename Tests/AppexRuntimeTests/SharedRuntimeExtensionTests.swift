@@ -45,7 +45,9 @@ import Testing
     @Test(.disabled(if: Sanitizers.areActive, "a sanitized extension carries its sanitizer's runtime, which must be alone in its process, so appexd spawns it (LauncherTests.aSanitizedProgramIsSpawnedSayingWhy)"))
     func appexdForksItFromTheLauncherAndItRunsAsWhenSpawned() async throws {
         try #require(Sandbox.KernelSupport.current.isolationProblem == nil, "the launcher starts programs only in a pid namespace")
-        try await world.startDaemon()
+        // It carries AppexKit's code itself, so a launcher that has loaded the shared AppexKit
+        // spawns it (LauncherTests covers that): this launcher has none.
+        try await world.startDaemon(["APPEX_KIT": "off"])
         try await world.install([FaultWorld.Plugin(
             fault: "sharedRuntime", principalClass: "AppexSharedRuntimeExtension.Handler", executable: Self.executable)])
         // Ready once appexd says so: a launch before then is spawned.

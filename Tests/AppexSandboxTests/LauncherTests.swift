@@ -38,12 +38,12 @@ import Testing
     }
 
     /// Why the launcher can't load the executable at `path`, or nil if it can.
-    func refusal(_ path: String, runtime: String) throws -> LoadableExecutable.Refusal? {
+    func refusal(_ path: String, runtime: String, hasAppexKit: Bool = false) throws -> LoadableExecutable.Refusal? {
         let identity = try #require(FileIdentity(path: runtime))
         let file = try FileDescriptor.open(path)
         defer { file.close() }
         do {
-            _ = try LoadableExecutable(file, path: path, runtime: identity)
+            _ = try LoadableExecutable(file, path: path, runtime: identity, hasAppexKit: hasAppexKit)
             return nil
         } catch {
             return error
@@ -236,9 +236,120 @@ import Testing
             }
             try bytes.write(to: URL(fileURLWithPath: path))
             let file = try FileDescriptor.open(path)
-            if (try? LoadableExecutable(file, path: path, runtime: runtime)) == nil { refused += 1 }
+            if (try? LoadableExecutable(file, path: path, runtime: runtime, hasAppexKit: false)) == nil { refused += 1 }
             file.close()
         }
         #expect(refused > 0)
+    }
+
+    // MARK: The shared AppexKit
+
+    static let appexKit = SampleApps.products.appendingPathComponent(LoadableExecutable.appexKitLibrary).path
+
+    /// A program linked to the shared AppexKit, as an extension built against it is, with
+    /// DF_1_PIE cleared as an install clears it: built now, in C, by the toolchain's clang. It
+    /// says which file the AppexKit code it calls comes from. Its run path finds the Swift
+    /// runtime, and no AppexKit: the launcher's, or `LD_LIBRARY_PATH`, must provide it.
+    func appexKitProgram(runtime: String) throws -> String {
+        let source = folder.appendingPathComponent("program.c")
+        try Data(#"""
+            #define _GNU_SOURCE
+            #include <dlfcn.h>
+            #include <stdio.h>
+            extern int appex_allow_any_tracer(void);
+            int main(void) {
+                Dl_info info;
+                if (!dladdr((void *)appex_allow_any_tracer, &info)) return 3;
+                printf("appexkit %s\n", info.dli_fname);
+                return 0;
+            }
+            """#.utf8).write(to: source)
+        let program = SampleApps.products.appendingPathComponent("AppexKitProgram-\(UUID().uuidString)").path
+        let runtimeFolder = Launcher.folder(of: runtime)
+        let clang = Process()
+        clang.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        clang.arguments = ["clang", "-pie", "-fPIE", "-o", program, source.path, "-L", SampleApps.products.path, "-lAppexKit",
+                           "-Wl,--no-as-needed", "-L", runtimeFolder, "-lswiftCore", "-Wl,-rpath,\(runtimeFolder)"]
+        try clang.run()
+        clang.waitUntilExit()
+        try #require(clang.terminationStatus == 0, "clang built the program")
+        let file = try FileDescriptor.open(program, flags: O_RDWR)
+        defer { file.close() }
+        #expect(LoadableExecutable.needsAppexKit(file))
+        try LoadableExecutable.clearPIEFlag(in: file)
+        return program
+    }
+
+    @Test(.disabled(if: Sanitizers.areActive, Comment(rawValue: sanitized))) func aProgramLinkedToAppexKitRunsWithTheLaunchersOwn() throws {
+        try #require(Sandbox.KernelSupport.current.isolationProblem == nil, "the launcher starts programs only in a pid namespace")
+        let launcher = try Launcher(executable: Self.launcherExecutable, appexKit: Self.appexKit)
+        #expect(launcher.appexKitPath == Self.appexKit)
+        let program = try appexKitProgram(runtime: launcher.runtimePath)
+        defer { unlink(program) }
+        #expect(try refusal(program, runtime: launcher.runtimePath, hasAppexKit: true) == nil)
+        #expect(try refusal(program, runtime: launcher.runtimePath) == .needsAppexKit)
+        // Forked, and the AppexKit it calls is the one the launcher loaded, found by its name.
+        let pipe = try FileDescriptor.pipe()
+        let process = try #require(try launcher.start(launch(program, [], output: pipe.write)), "it is loadable")
+        pipe.write.close()
+        let output = read(pipe.read)
+        #expect(process.waitForExit(timeoutMilliseconds: 20_000))
+        #expect(process.reap() == .exited(0), "\(output)")
+        #expect(output == "appexkit \(Self.appexKit)\n")
+        // Loading AppexKit started no thread in the launcher.
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(launcher.process.processID)/task")
+        #expect(threads.count == 1, "\(threads)")
+    }
+
+    @Test(.disabled(if: Sanitizers.areActive, "a sanitized AppexKit needs its sanitizer's runtime loaded before it, which a program built without one lacks"))
+    func spawnedItFindsTheSameAppexKitThroughItsEnvironmentAndSandbox() throws {
+        try #require(Sandbox.KernelSupport.current.isolationProblem == nil)
+        let runtime = try #require(LauncherTests.sharedRuntime(), "the Swift runtime is installed")
+        let program = try appexKitProgram(runtime: runtime)
+        defer { unlink(program) }
+        let pipe = try FileDescriptor.pipe()
+        let plain = try launch(program, [], output: pipe.write)
+        let provided = SharedAppexKit(path: Self.appexKit).provided(to: plain)
+        #expect(provided.environment["LD_LIBRARY_PATH"] == SampleApps.products.path)
+        #expect(provided.restrictions?.landlock?.rules.last == LandlockRuleset.Rule(Self.appexKit, .readFile))
+        let process = try provided.spawn()
+        pipe.write.close()
+        let output = read(pipe.read)
+        #expect(process.end(graceMilliseconds: 20_000) == .exited(0), "\(output)")
+        #expect(output == "appexkit \(Self.appexKit)\n")
+        // Without it, the loader finds no AppexKit, and says so.
+        let failing = try FileDescriptor.pipe()
+        let bare = try launch(program, [], output: failing.write)
+        let unprovided = try ProcessLaunch(executable: bare.executable, environment: bare.environment,
+                                           descriptors: [(failing.write, 1), (failing.write, 2)], restrictions: bare.restrictions).spawn()
+        failing.write.close()
+        let complaint = read(failing.read)
+        #expect(unprovided.end(graceMilliseconds: 20_000) == .exited(127), "\(complaint)")
+        #expect(complaint.contains("libAppexKit.so: cannot open shared object file"), "\(complaint)")
+        // A program that doesn't need it is left as it was.
+        let other = try launch(Self.program.path, [], output: pipe.read)
+        let untouched = SharedAppexKit(path: Self.appexKit).provided(to: other)
+        #expect(untouched.environment == other.environment && untouched.restrictions == other.restrictions)
+    }
+
+    @Test func aProgramThatCarriesAppexKitItselfIsNotLoadedBesideTheShared() throws {
+        let runtime = try #require(LauncherTests.sharedRuntime())
+        let carrying = SampleApps.products.appendingPathComponent("AppexSharedRuntimeExtension").path
+        #expect(try refusal(carrying, runtime: runtime, hasAppexKit: true) == .carriesItsOwnAppexKit)
+        #expect(try refusal(carrying, runtime: runtime) == nil, "a launcher without the shared AppexKit loads it")
+        // The function that tells: the shared AppexKit defines it too, so it can't be renamed unseen.
+        let kit = try FileDescriptor.open(Self.appexKit)
+        defer { kit.close() }
+        #expect(try ELFFile(reading: kit).definedFunctions(named: [LoadableExecutable.appexKitEntry]).count == 1)
+    }
+
+    /// The shared Swift runtime that programs built here link to, as the launcher finds it.
+    static func sharedRuntime() -> String? {
+        let file = try? FileDescriptor.open(program.path)
+        defer { file?.close() }
+        guard let file, let elf = try? ELFFile(reading: file), let entries = try? elf.dynamicEntries(),
+              let runPath = try? elf.dynamicStrings(tagged: ELFFile.tagRunPath, in: entries) else { return nil }
+        return runPath.flatMap { $0.split(separator: ":") }.map { "\($0)/\(LoadableExecutable.runtimeLibrary)" }
+            .first { FileManager.default.fileExists(atPath: $0) }
     }
 }

@@ -5,14 +5,17 @@
 // extension's main, to its beginRequest and to the outcome. Run it under `perf record -g` to
 // see where the CPU time goes (perf follows appexd and the extension, which this process starts).
 //
-//   swift run -c release RequestProfile [host|raw|cold|cold-raw] [COUNT] [conform]
+//   swift run -c release RequestProfile [host|raw|cold|cold-raw|cold-forked|cold-forked-raw] [COUNT] [conform]
 //
 // `host` goes through AppexHost (`NSExtension.request`); `raw` sends the same messages on raw
 // connections (RawHost): BeginRequest, the session's round trip, EndRequest. `cold` makes
 // every request start a new extension process, as the ColdStart benchmark does. `cold-raw`
 // does that on raw connections, a new one per request, and also times appexd's answer, which
 // it sends once it has spawned the process. `conform` (cold modes) makes the extension check
-// its attachment's type first, which loads the type table.
+// its attachment's type first, which loads the type table. `cold-forked` and
+// `cold-forked-raw` do the same with the extension linked to the shared runtime, which
+// appexd forks from its launcher (docs/zygote.md); APPEX_PROFILE_PAUSE=SECONDS then waits
+// that long once the launcher is ready, to attach `strace -f -ttt` or `perf` to it.
 import AppexBenchmarkSupport
 import AppexHost
 import Foundation
@@ -21,8 +24,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let mode = arguments.first ?? "host"
 let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000
 let content = arguments.dropFirst(2).first
-guard ["host", "raw", "cold", "cold-raw"].contains(mode) else {
-    FileHandle.standardError.write(Data("usage: RequestProfile [host|raw|cold|cold-raw] [COUNT] [conform]\n".utf8))
+guard ["host", "raw", "cold", "cold-raw", "cold-forked", "cold-forked-raw"].contains(mode) else {
+    FileHandle.standardError.write(Data("usage: RequestProfile [host|raw|cold|cold-raw|cold-forked|cold-forked-raw] [COUNT] [conform]\n".utf8))
     exit(64)
 }
 
@@ -114,12 +117,21 @@ func warm(_ runtime: RuntimeHome) async throws -> String {
 
 // The home is a local of this block, so it is removed when the block ends, however it ends.
 do {
-    let runtime = try RuntimeHome(idleGraceMilliseconds: mode.hasPrefix("cold") ? 0 : nil)
+    let forked = mode.hasPrefix("cold-forked")
+    let runtime = try RuntimeHome(idleGraceMilliseconds: mode.hasPrefix("cold") ? 0 : nil, sharedRuntime: forked)
     let report: Result<String, any Error>
     do {
+        if forked {
+            _ = try await runtime.benchExtension()
+            try await runtime.waitForLauncher()
+            if let pause = ProcessInfo.processInfo.environment["APPEX_PROFILE_PAUSE"].flatMap(Double.init) {
+                FileHandle.standardError.write(Data("the launcher is ready; waiting \(pause) s\n".utf8))
+                try await Task.sleep(for: .seconds(pause))
+            }
+        }
         switch mode {
-        case "cold": report = .success(try await cold(runtime))
-        case "cold-raw": report = .success(try await coldRaw(runtime))
+        case "cold", "cold-forked": report = .success(try await cold(runtime))
+        case "cold-raw", "cold-forked-raw": report = .success(try await coldRaw(runtime))
         default: report = .success(try await warm(runtime))
         }
     } catch {

@@ -337,4 +337,10 @@ int appex_child_exits_fd(void);
 /// The path of the libswiftCore.so this process has loaded, or NULL if it has none.
 const char *appex_loaded_swift_runtime(void);
 
+/// Loads the library `name` for every object loaded after it (RTLD_NOW | RTLD_GLOBAL), found
+/// as the loader finds a dependency, and returns the path it was loaded from; NULL with
+/// `*error` set to the loader's message if it can't be. By this name, the loader then matches
+/// a later object's dependency on `name` with it.
+const char *appex_load_global(const char *name, const char **error);
+
 #endif

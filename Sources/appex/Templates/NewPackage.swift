@@ -76,7 +76,7 @@ struct NewPackage {
         let appex = appex.identity
         func product(_ name: String) -> String { ".product(name: \"\(name)\", package: \"\(appex)\")" }
         let appDependencies = names.group == nil ? "" : product("AppexGroups")
-        let extensionDependencies = (["AppexKit"] + template.frameworks).map(product).joined(separator: ", ")
+        let extensionDependencies = product("AppexKit")
         let testDependencies = (["AppexExtensionTesting"] + template.testModules).map(product).joined(separator: ", ")
         return """
             // swift-tools-version: 6.1
@@ -90,8 +90,10 @@ struct NewPackage {
                 targets: [
                     // The containing app.
                     .executableTarget(name: "\(names.package)", dependencies: [\(appDependencies)]),
-                    // The extension, in Swift 5 mode as Xcode's templates are. If it makes requests
-                    // itself (URLSession.shared), add \(product("AppexNetworking")) to its dependencies.
+                    // The extension, in Swift 5 mode as Xcode's templates are, linked to the shared
+                    // AppexKit, which holds Apple's framework names too (Social, NotificationCenter, …)
+                    // and which appexd runs it with. If it makes requests itself (URLSession.shared),
+                    // depend on \(product("AppexKitStatic")) and \(product("AppexNetworking")) instead.
                     .executableTarget(
                         name: "\(names.target)",
                         dependencies: [\(extensionDependencies)],

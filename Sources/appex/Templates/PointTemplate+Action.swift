@@ -5,7 +5,7 @@ extension PointTemplate {
     /// the text it is given into capitals and hands it back.
     static let action = PointTemplate(
         name: "action", point: .action, targetSuffix: "Action", principalClass: "ActionRequestHandler",
-        frameworks: ["MobileCoreServices"], testModules: [],
+        testModules: [],
         attributes: ["NSExtensionActivationRule": .dictionary(["NSExtensionActivationSupportsText": .boolean(true)])],
         sharedKeys: ["lastResult"],
         source: { names in

@@ -5,7 +5,7 @@ extension PointTemplate {
     /// hands back what was posted.
     static let share = PointTemplate(
         name: "share", point: .share, targetSuffix: "Share", principalClass: "ShareViewController",
-        frameworks: ["Social"], testModules: ["AppexShare"],
+        testModules: ["AppexShare"],
         attributes: ["NSExtensionActivationRule": .dictionary([
             "NSExtensionActivationSupportsText": .boolean(true), "NSExtensionActivationSupportsWebURLWithMaxCount": .integer(1),
         ])],

@@ -5,7 +5,7 @@ extension PointTemplate {
     /// (docs/porting.md), updated with the time.
     static let today = PointTemplate(
         name: "today", point: .today, targetSuffix: "Widget", principalClass: "TodayViewController",
-        frameworks: ["NotificationCenter"], testModules: ["AppexToday"], attributes: [:], sharedKeys: ["message"],
+        testModules: ["AppexToday"], attributes: [:], sharedKeys: ["message"],
         source: { names in
             let message = names.group.map { group in
                 """

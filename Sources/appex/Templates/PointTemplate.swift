@@ -11,8 +11,6 @@ struct PointTemplate: Sendable {
     var targetSuffix: String
     /// The principal class, as Xcode names it.
     var principalClass: String
-    /// Apple's framework modules the principal class imports, as library products.
-    var frameworks: [String]
     /// Appex's modules the test needs beside `AppexExtensionTesting`.
     var testModules: [String]
     /// `NSExtensionAttributes`.
