@@ -130,11 +130,7 @@ var package = Package(
         .target(name: "AppexGroups", dependencies: ["AppexLocking", "AppexCore", "AppexIPC", "AppexSystem", "AppexWire"]),
         .target(name: "AppexApplication", dependencies: ["AppexLocking"]),
         .target(name: "CAppexKit"),
-        .target(name: "AppexKit", dependencies: ["CAppexKit", "AppexLocking", "AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexTransfers", "AppexWire"],
-                plugins: ["AppexKitSources"]),
-        // Digests the sources AppexKit is built from, so that an extension knows which AppexKit it
-        // was built against, and AppexKit which it is (docs/zygote.md, "AppexKit, shared").
-        .plugin(name: "AppexKitSources", capability: .buildTool()),
+        .target(name: "AppexKit", dependencies: ["CAppexKit", "AppexLocking", "AppexCore", "AppexGroups", "AppexItems", "AppexIPC", "AppexSession", "AppexSystem", "AppexTransfers", "AppexWire"]),
         // Background sessions for apps and extensions, with Apple's names: appexd performs their tasks.
         .target(name: "AppexTransfers", dependencies: ["AppexLocking", "AppexIPC", "AppexSystem", "AppexWire"]),
         // In-process sessions' transport over FoundationNetworking, found by name: linked only
@@ -229,7 +225,8 @@ var package = Package(
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexLocking", "AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
         .testTarget(name: "AppexRegistryTests", dependencies: ["AppexBundles", "AppexCore", "AppexRegistry", "AppexSamples", "AppexSystem", "AppexTesting", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AppexCLITests", dependencies: ["AppexLocking", "AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexToday", "appex"]),
+        .testTarget(name: "AppexCLITests", dependencies: ["AppexLocking", "AppexCore", "AppexTesting", "AppexSamples", "AppexHost", "AppexIPC", "AppexRegistry", "AppexSandbox",
+                                                         "AppexSystem", "AppexToday", "appex"]),
         .testTarget(name: "AppexTransferEngineTests", dependencies: ["AppexCore", "AppexRegistry", "AppexSystem", "AppexTestServer", "AppexTesting", "AppexTransferEngine",
                                                                     .product(name: "Crypto", package: "swift-crypto"),
                                                                     .product(name: "NIOCore", package: "swift-nio")]),

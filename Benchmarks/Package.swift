@@ -83,6 +83,7 @@ let package = Package(
 /// Every benchmark target: `Benchmarks/<Name>/`, built with the benchmark plugin.
 let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("Activation", [.product(name: "AppexCore", package: appex)]),
+    ("LaunchOrder", [.product(name: "AppexSystem", package: appex)]),
     ("Wire", [.product(name: "AppexWire", package: appex), .product(name: "AppexWireSchema", package: appex),
               .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     (
@@ -97,7 +98,8 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("ColdStart", [.product(name: "AppexHost", package: appex), .product(name: "appex-launcher", package: appex), "BenchSharedExtension"]
         + runtimeExecutables),
     ("Handover", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
-    ("Memory", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
+    ("Memory", [.product(name: "AppexHost", package: appex), .product(name: "appex-launcher", package: appex), "BenchSharedExtension"]
+        + runtimeExecutables),
     ("WidgetUpdate", [.product(name: "AppexHost", package: appex), .product(name: "AppexToday", package: appex), "BenchWidget"] + runtimeExecutables),
     (
         "Sandbox",

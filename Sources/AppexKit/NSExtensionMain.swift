@@ -26,28 +26,17 @@ import Foundation
 /// It is not isolated to the main actor, so that `main.swift` calls it in Swift 5 language
 /// mode too, where top-level code is not on the main actor; it must be called on the main
 /// thread, as `main.swift` runs.
-///
-/// It is compiled into the extension's executable, with the digest of the AppexKit sources the
-/// extension was built against: an extension that runs with another AppexKit than that
-/// refuses to start, as it does without its principal class (docs/zygote.md, "AppexKit, shared").
-@_alwaysEmitIntoClient
 public func NSExtensionMain() -> Never {
-    extensionMain(builtAgainst: AppexKitBuild.clientSources)
-}
-
-/// ``NSExtensionMain()``, for an extension built against the AppexKit of `clientSources`.
-@usableFromInline
-func extensionMain(builtAgainst clientSources: String) -> Never {
     guard Thread.isMainThread else {
         StandardError.write(line: "NSExtensionMain() must be called on the main thread, from main.swift")
         exit(70)
     }
-    MainActor.assumeIsolated { runExtension(builtAgainst: clientSources) }
+    MainActor.assumeIsolated { runExtension() }
 }
 
 /// ``NSExtensionMain()``, on the main actor.
 @MainActor
-private func runExtension(builtAgainst clientSources: String) -> Never {
+private func runExtension() -> Never {
     let environment = ProcessInfo.processInfo.environment
     guard let bundlePath = environment[ExtensionEnvironment.bundlePath] else {
         StandardError.write(line: """
@@ -56,7 +45,6 @@ private func runExtension(builtAgainst clientSources: String) -> Never {
             """)
         exit(64)
     }
-    if let mismatch = AppexKitBuild.mismatch(builtAgainst: clientSources) { refuseToStart(mismatch) }
     if environment[ExtensionEnvironment.waitForDebugger] == "1" { waitForDebugger() }
     let principal: (identifier: String, type: NSObject.Type)
     do {

@@ -53,7 +53,7 @@ public enum LauncherService {
                 let (orderArrived, childrenExited) = try wait(for: socket, or: childExits)
                 if childrenExited { reapChildren(draining: childExits) }
                 guard orderArrived else { continue }
-                guard let (order, descriptors) = try channel.receive(LaunchOrder.self) else { return 0 }
+                guard let (order, descriptors) = try channel.receiveOrder() else { return 0 }
                 let (reply, handedOver) = launch(order, with: descriptors)
                 try channel.send(reply, descriptors: handedOver)
             }

@@ -62,9 +62,8 @@ public struct LoadableExecutable: Sendable, Hashable {
     /// linked to it runs with appexd's copy of, forked or spawned (docs/zygote.md).
     public static let appexKitLibrary = "libAppexKit.so"
 
-    /// The function of AppexKit that an extension's `NSExtensionMain()` calls: a program
-    /// that defines it carries AppexKit's code itself.
-    public static let appexKitEntry = "$s8AppexKit13extensionMain12builtAgainsts5NeverOSS_tF"
+    /// AppexKit's `NSExtensionMain()`: a program that defines it carries AppexKit's code itself.
+    public static let appexKitEntry = "$s8AppexKit15NSExtensionMains5NeverOyF"
 
     /// Whether the executable open at `file` is linked to the shared AppexKit; false for one
     /// that can't be read as a dynamically linked ELF file.
@@ -96,12 +95,8 @@ public struct LoadableExecutable: Sendable, Hashable {
             throw elf.type == ELFFile.typeExecutable ? .notPositionIndependent : .malformed("it is not an executable (e_type \(elf.type))")
         }
         guard elf.hasInterpreter, needed.contains(Self.runtimeLibrary) else { throw .carriesItsOwnRuntime }
-        let origin = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let folders = runPath.flatMap { $0.split(separator: ":").map(String.init) }.map {
-            $0.replacingOccurrences(of: "${ORIGIN}", with: origin).replacingOccurrences(of: "$ORIGIN", with: origin)
-        }
-        let candidates = folders.lazy.map { "\($0)/\(Self.runtimeLibrary)" }
-        guard let (found, identity) = candidates.compactMap({ path in FileIdentity(path: path).map { (path, $0) } }).first else {
+        let folders = Self.folders(of: runPath, origin: path)
+        guard let (found, identity) = Self.find(Self.runtimeLibrary, in: folders) else {
             throw .linksAnotherRuntime("its run path (\(folders.joined(separator: ":"))) holds no \(Self.runtimeLibrary)")
         }
         guard identity == runtime else { throw .linksAnotherRuntime("its run path finds \(found)") }
@@ -117,6 +112,30 @@ public struct LoadableExecutable: Sendable, Hashable {
         if hasAppexKit && functions[Self.appexKitEntry] != nil { throw .carriesItsOwnAppexKit }
         mainAddress = main
         isFlaggedPIE = entries.contains { $0.tag == ELFFile.tagFlags1 && $0.value & ELFFile.flagPIE != 0 }
+    }
+
+    /// The Swift runtime (`libswiftCore.so`) that the program at `path`, linked to it, loads
+    /// (as its run path finds it), such as the launcher's; nil if it can't be read or names none.
+    public static func runtime(of path: String) -> (path: String, identity: FileIdentity)? {
+        guard let file = try? FileDescriptor.open(path) else { return nil }
+        defer { file.close() }
+        guard let elf = try? ELFFile(reading: file), let entries = try? elf.dynamicEntries(),
+              let runPath = try? elf.dynamicStrings(tagged: ELFFile.tagRunPath, in: entries),
+              let (found, identity) = find(runtimeLibrary, in: folders(of: runPath, origin: path)) else { return nil }
+        return (found, identity)
+    }
+
+    /// The folders of a run path, with `$ORIGIN` the folder of the file at `origin`.
+    private static func folders(of runPath: [String], origin path: String) -> [String] {
+        let origin = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return runPath.flatMap { $0.split(separator: ":").map(String.init) }.map {
+            $0.replacingOccurrences(of: "${ORIGIN}", with: origin).replacingOccurrences(of: "$ORIGIN", with: origin)
+        }
+    }
+
+    /// The first of `folders` that holds `library`, and that file.
+    private static func find(_ library: String, in folders: [String]) -> (String, FileIdentity)? {
+        folders.lazy.map { "\($0)/\(library)" }.compactMap { path in FileIdentity(path: path).map { (path, $0) } }.first
     }
 
     /// Clears DF_1_PIE in the executable open for reading and writing at `copy`, a copy that

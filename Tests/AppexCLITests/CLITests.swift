@@ -1,5 +1,8 @@
 import AppexCore
+import AppexRegistry
 import AppexSamples
+import AppexSandbox
+import AppexSystem
 import AppexTesting
 import Foundation
 import Testing
@@ -265,6 +268,25 @@ import Testing
         #expect(result.status == 0)
         #expect(result.standardOutput.contains(test.home.dataDirectory.path))
         #expect(result.standardOutput.contains("registry"))
+    }
+
+    /// It says which launcher and AppexKit appexd would use, and how it would start each
+    /// installed extension, and why (docs/zygote.md).
+    @Test func doctorSaysHowAppexdWouldStartEachExtension() async throws {
+        try await AssembledSamples.install(into: Registry(home: test.home), only: ["TextTools.app"])
+        let kit = SampleApps.products.appendingPathComponent("libAppexKit.so").path
+        let result = try await appex.run(["doctor"])
+        #expect(result.standardOutput.contains("AppexKit               ok           \(kit): extensions linked to the shared AppexKit run with it"), "\(result.standardOutput)")
+        if Sandbox.KernelSupport.current.isolationProblem == nil && !Sanitizers.areActive {
+            #expect(result.standardOutput.contains("launcher               ok           \(SampleApps.products.path)/appex-launcher, with "))
+            // The samples are linked statically, the old way.
+            #expect(result.standardOutput.contains("extension              ok           com.example.texttools.wordcount: spawned: it is linked statically"),
+                    "\(result.standardOutput)")
+        }
+        let off = try await CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"),
+                                          environment: test.environment.merging(["APPEX_LAUNCHER": "off", "APPEX_KIT": "off"]) { $1 }).run(["doctor"])
+        #expect(off.standardOutput.contains("launcher               unavailable  APPEX_LAUNCHER=off: appexd spawns every extension"), "\(off.standardOutput)")
+        #expect(off.standardOutput.contains("AppexKit               MISSING      no libAppexKit.so beside appexd (or APPEX_KIT=off)"))
     }
 }
 

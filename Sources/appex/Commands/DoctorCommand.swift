@@ -56,8 +56,10 @@ enum DoctorChecks {
         let source = ProcessInfo.processInfo.environment["APPEX_HOME"] != nil ? "APPEX_HOME" : "XDG base directories"
         add("Installation", "data folder", .ok, "\(home.dataDirectory.path) (from \(source))")
         add("Installation", "runtime folder", .ok, home.runtimeDirectory.path)
+        var installed: [InstalledExtension] = []
         do {
             let registry = try Registry(home: home)
+            installed = try registry.extensions()
             let apps = try registry.apps()
             let extensions = apps.reduce(0) { $0 + $1.extensions.count }
             let disabled = try registry.extensions().filter { !$0.isEnabled }.count
@@ -120,6 +122,7 @@ enum DoctorChecks {
         case .failure(let unavailable):
             add("Sandbox", "process limit", .unavailable, "no pids cgroup can be made (\(unavailable.reason)); only RLIMIT_NPROC in the extension's user namespace applies, and not to root")
         }
+        LauncherChecks.run(extensions: installed, add: add)
         let browsers = BrowserSetup(appex: home)
         for browser in Browser.allCases {
             switch browsers.status(of: browser) {
