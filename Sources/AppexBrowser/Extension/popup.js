@@ -65,9 +65,9 @@ function showSheet(next) {
   $("sheet").hidden = false;
   $("sheet-title").textContent = next.title ?? chosen.name;
   const text = $("sheet-text");
-  if (document.activeElement !== text || textTimer === null) {
-    if (text.value !== next.contentText) text.value = next.contentText;
-  }
+  // Not over an edit the extension hasn't heard of yet (its timer still runs), whether or not
+  // the field still has the focus: the sheet that answers the edit brings the text back.
+  if (textTimer === null && text.value !== next.contentText) text.value = next.contentText;
   text.placeholder = next.placeholder ?? "";
   const count = $("sheet-count");
   count.textContent = next.charactersRemaining === undefined || next.charactersRemaining === null ? "" : String(next.charactersRemaining);
