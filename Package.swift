@@ -204,7 +204,7 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexLocking", "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "AppexBrowser", "appexd", "appex-transfers", "appex-browser", "appex-launcher",
+                "AppexLocking", "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexLauncher", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "AppexBrowser", "appexd", "appex-transfers", "appex-browser", "appex-launcher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + sampleExecutables.map { .target(name: $0) }
         ),

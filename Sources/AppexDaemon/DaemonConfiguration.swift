@@ -1,5 +1,6 @@
 public import AppexCore
 public import AppexSandbox
+import AppexLauncher
 import AppexSystem
 import Foundation
 
@@ -91,12 +92,7 @@ public struct DaemonConfiguration: Sendable {
         configuration.processLimitOverride = environment["APPEX_PROCESS_LIMIT"].flatMap(Int.init)
         if let limit = environment["APPEX_LOG_LIMIT_KB"].flatMap(Int.init), limit > 0 { configuration.logLimit = limit * 1024 }
         if environment[CompanionProgram.launcher.variable] != "off" { configuration.launcher = CompanionProgram.launcher.locate(environment: environment) }
-        let besideAppexd = CompanionProgram.runningProgramDirectory.appendingPathComponent(LoadableExecutable.appexKitLibrary).path
-        switch environment["APPEX_KIT"] {
-        case "off": configuration.appexKit = nil
-        case let path? where !path.isEmpty: configuration.appexKit = path
-        default: configuration.appexKit = FileManager.default.fileExists(atPath: besideAppexd) ? besideAppexd : nil
-        }
+        configuration.appexKit = SharedAppexKit.locate(environment: environment, beside: CompanionProgram.runningProgramDirectory.path)
         return configuration
     }
 

@@ -20,7 +20,7 @@ final class ExtensionStarter: Sendable {
     /// The launcher's program, or nil to spawn every extension.
     private let program: String?
     /// appexd's AppexKit, or nil if it has none: then an extension linked to it can't start.
-    private let appexKit: SharedAppexKit?
+    private let appexKit: SharedAppexKit
     private let state = Locked(State())
 
     /// How many launchers appexd starts before it spawns every extension.
@@ -32,7 +32,7 @@ final class ExtensionStarter: Sendable {
     /// which must be alone in its process, so none could be loaded.
     init(program: String?, appexKit: String?, sandbox: Sandbox) {
         self.program = sandbox.isOff || sandbox.kernel.isolationProblem != nil || Sanitizers.areActive ? nil : program
-        self.appexKit = appexKit.map(SharedAppexKit.init)
+        self.appexKit = SharedAppexKit(path: appexKit)
     }
 
     /// Starts the launcher in the background, if there is one to start.
@@ -48,7 +48,7 @@ final class ExtensionStarter: Sendable {
         let thread = Thread { [weak self] in
             let launcher: Launcher?
             do {
-                launcher = try Launcher(executable: program, appexKit: self?.appexKit?.path)
+                launcher = try Launcher(executable: program, appexKit: self?.appexKit.path)
                 DaemonLog.write(line: "appexd: the launcher \(program) (pid \(launcher!.process.processID)) is ready: it starts extensions "
                                 + "linked to \(launcher!.runtimePath)" + (launcher!.appexKitPath.map { ", and to \($0)" } ?? ""))
             } catch {
@@ -67,7 +67,7 @@ final class ExtensionStarter: Sendable {
     /// Starts `launch`: through the launcher if it is ready and takes it, unless `spawning`.
     /// Throws the step that failed, and leaves no process.
     func start(_ launch: ProcessLaunch, spawning: Bool = false) throws(SystemError) -> ProcessDescriptor {
-        let launch = try provideAppexKit(to: launch)
+        let launch = try appexKit.provided(to: launch)
         if !spawning, let launcher = state.withLock({ $0.launcher }) {
             do throws(Launcher.Failure) {
                 if let process = try launcher.start(launch) { return process }
@@ -82,17 +82,6 @@ final class ExtensionStarter: Sendable {
             }
         }
         return try launch.spawn()
-    }
-
-    /// `launch`, with appexd's AppexKit if its executable is linked to the shared AppexKit;
-    /// throws if appexd has none.
-    private func provideAppexKit(to launch: ProcessLaunch) throws(SystemError) -> ProcessLaunch {
-        if let appexKit { return appexKit.provided(to: launch) }
-        let file = try FileDescriptor.open(launch.executable)
-        defer { file.close() }
-        guard LoadableExecutable.needsAppexKit(file) else { return launch }
-        throw SystemError("launch", subject: "\(launch.executable): it is linked to \(LoadableExecutable.appexKitLibrary), and there is none beside appexd; "
-                          + "build Appex with `swift build`, which builds it, or set APPEX_KIT to its path", errno: ENOENT)
     }
 
     /// Drops `failed`, if it is still the launcher, and starts another.

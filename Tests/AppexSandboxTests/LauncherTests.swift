@@ -309,7 +309,7 @@ import Testing
         defer { unlink(program) }
         let pipe = try FileDescriptor.pipe()
         let plain = try launch(program, [], output: pipe.write)
-        let provided = SharedAppexKit(path: Self.appexKit).provided(to: plain)
+        let provided = try SharedAppexKit(path: Self.appexKit).provided(to: plain)
         #expect(provided.environment["LD_LIBRARY_PATH"] == SampleApps.products.path)
         #expect(provided.restrictions?.landlock?.rules.last == LandlockRuleset.Rule(Self.appexKit, .readFile))
         let process = try provided.spawn()
@@ -328,7 +328,7 @@ import Testing
         #expect(complaint.contains("libAppexKit.so: cannot open shared object file"), "\(complaint)")
         // A program that doesn't need it is left as it was.
         let other = try launch(Self.program.path, [], output: pipe.read)
-        let untouched = SharedAppexKit(path: Self.appexKit).provided(to: other)
+        let untouched = try SharedAppexKit(path: Self.appexKit).provided(to: other)
         #expect(untouched.environment == other.environment && untouched.restrictions == other.restrictions)
     }
 

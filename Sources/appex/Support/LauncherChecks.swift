@@ -1,4 +1,5 @@
 import AppexCore
+import AppexLauncher
 import AppexRegistry
 import AppexSandbox
 import AppexSystem
@@ -11,7 +12,7 @@ enum LauncherChecks {
     static func run(extensions: [InstalledExtension], environment: [String: String] = ProcessInfo.processInfo.environment,
                     add: (String, String, DoctorCommand.Check.State, String) -> Void) {
         let area = "Launcher"
-        let appexKit = findAppexKit(environment)
+        let appexKit = SharedAppexKit.locate(environment: environment, beside: CompanionProgram.runningProgramDirectory.path)
         if let appexKit {
             add(area, "AppexKit", .ok, "\(appexKit): extensions linked to the shared AppexKit run with it, forked or spawned")
         } else {
@@ -50,17 +51,6 @@ enum LauncherChecks {
             return loadable.isFlaggedPIE ? "spawned: it is still flagged DF_1_PIE, as an older Appex installed it; install it again" : "forked from the launcher"
         } catch {
             return "spawned: \(error)"
-        }
-    }
-
-    /// appexd's AppexKit, as it finds it: `APPEX_KIT`, or beside appexd.
-    static func findAppexKit(_ environment: [String: String]) -> String? {
-        switch environment["APPEX_KIT"] {
-        case "off": return nil
-        case let path? where !path.isEmpty: return path
-        default:
-            let beside = CompanionProgram.runningProgramDirectory.appendingPathComponent(LoadableExecutable.appexKitLibrary).path
-            return FileManager.default.fileExists(atPath: beside) ? beside : nil
         }
     }
 
