@@ -8,18 +8,8 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// The sample apps: each executable is a real program that `appex bundle` puts into a bundle.
-let sampleExecutables = ["notes", "NotesShare", "NotesAction", "NotesWidget", "photos", "PhotosShare", "texttools", "WordCount", "Checksum", "PageColour", "monitor", "MonitorWidget"]
-/// The sample extensions among them, built on AppexKit with the Swift runtime linked in
-/// statically, which starts them in about a third of the time (see BENCHMARKS.md). Still the
-/// old way: a target's dependencies are linked into it statically, whatever their product's
-/// type, so they link the shared AppexKit once they are a package of their own (docs/zygote.md).
-let sampleExtensions = ["NotesShare", "NotesAction", "NotesWidget", "PhotosShare", "WordCount", "Checksum", "PageColour", "MonitorWidget"]
-/// Code a sample app shares with its extensions, linked into each, by sample.
-let sampleLibraries: [String: [Target.Dependency]] = ["notes": ["AppexApplication", "AppexToday"], "NotesShare": ["NotificationCenter", "Social"], "NotesWidget": ["NotificationCenter"], "texttools": ["TextToolsKit"], "WordCount": ["TextToolsKit"], "Checksum": ["TextToolsKit"],
-                                                          "monitor": ["AppexApplication", "MonitorKit"], "MonitorWidget": ["MonitorKit", "NotificationCenter"]]
-/// How extension executables and appexd link: the Swift runtime and Foundation statically,
-/// with lld, and relative relocations packed (DT_RELR, which needs glibc 2.36 or later), so
+/// How appexd, its helpers and the fault extension (an extension built the old way) link:
+/// the Swift runtime and Foundation statically, with lld, and relative relocations packed (DT_RELR, which needs glibc 2.36 or later), so
 /// the loader reads 13 KB of them instead of 1.7 MB. An idle appexd is 23 MiB resident this
 /// way, against 29.5 MiB linked to the shared Swift libraries. The functions an extension
 /// runs to start and to serve a request are laid out together, in the order of
@@ -83,7 +73,7 @@ var package = Package(
         .library(name: "AppexTestServer", targets: ["AppexTestServer"]),
         .library(name: "AppexBrowserTesting", targets: ["AppexBrowserTesting"]),
         .library(name: "AppexFuzzing", targets: ["AppexFuzzing"]),
-    ] + sampleExecutables.map { .executable(name: $0, targets: [$0]) },
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -167,14 +157,11 @@ var package = Package(
             name: "AppexSamples",
             dependencies: ["AppexBundles"],
             path: "Samples",
-            exclude: ["Executables", "TextToolsKit", "MonitorKit", "Python"],
+            // The samples' programs are a package of their own, which SamplePackage builds.
+            exclude: ["Programs", "Python"],
             sources: ["AppexSamples"],
             resources: [.copy("Notes.app"), .copy("Photos.app"), .copy("TextTools.app"), .copy("Monitor.app")]
         ),
-        // The Text Tools sample's shared code: what its app and its actions both do.
-        .target(name: "TextToolsKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")], path: "Samples/TextToolsKit"),
-        // The System Monitor sample's shared code: a reading of the system, which its app prints and its widget shows.
-        .target(name: "MonitorKit", path: "Samples/MonitorKit"),
         // A real HTTP server on loopback, in the test's process, for the transfer tests and benchmarks.
         .target(name: "AppexTestServer", dependencies: [
             "AppexLocking",
@@ -204,9 +191,9 @@ var package = Package(
         .executableTarget(
             name: "appex",
             dependencies: [
-                "AppexLocking", "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexLauncher", "AppexSandbox", "AppexShare", "AppexSystem", "AppexWire", "AppexBrowser", "appexd", "appex-transfers", "appex-browser", "appex-launcher",
+                "AppexLocking", "AppexCore", "AppexAction", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexHost", "AppexIPC", "AppexItems", "AppexLauncher", "AppexSandbox", "AppexShare", "AppexSystem", "AppexToday", "AppexWire", "AppexBrowser", "appexd", "appex-transfers", "appex-browser", "appex-launcher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ] + sampleExecutables.map { .target(name: $0) }
+            ]
         ),
         .executableTarget(name: "appexd", dependencies: ["AppexCore", "AppexDaemon", "AppexSystem", "AppexWire"], linkerSettings: staticSwiftLinkerSettings),
         // The transfers' process, which appexd starts when there is work (docs/transfers.md).
@@ -302,14 +289,7 @@ var package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-    ] + sampleExecutables.map {
-        .executableTarget(
-            name: $0,
-            dependencies: (sampleExtensions.contains($0) ? ["AppexKit"] : ["AppexCore", "AppexGroups"]) + (sampleLibraries[$0] ?? []),
-            path: "Samples/Executables/\($0)",
-            linkerSettings: sampleExtensions.contains($0) ? staticSwiftLinkerSettings : []
-        )
-    }
+    ]
 )
 
 // The test bundle runs as many test cases at once as CAppexTestRunWidth says, not all of them.

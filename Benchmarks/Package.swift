@@ -13,8 +13,8 @@ import struct Foundation.URL
 /// `appex` in one clone and `wt-bench` in another worktree.
 let appex = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
 
-/// Links the Swift runtime and Foundation into the executable, as the main package links its
-/// sample extensions (`staticSwiftLinkerSettings` there: relocations packed, functions in the
+/// Links the Swift runtime and Foundation into the executable, as the main package links
+/// appexd (`staticSwiftLinkerSettings` there: relocations packed, functions in the
 /// order of Support/link-order/extension.order), plus Synchronization, which
 /// FoundationEssentials needs and which a program that doesn't import it itself would
 /// otherwise lack.
@@ -36,6 +36,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: ".."),
+        // The samples' programs (Page Colour, for the browser host's benchmark).
+        .package(path: "../Samples/Programs"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
@@ -129,7 +131,7 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
             .product(name: "AppexHost", package: appex), .product(name: "AppexRegistry", package: appex),
             .product(name: "AppexSystem", package: appex), .product(name: "AppexTestServer", package: appex),
             .product(name: "AppexTesting", package: appex), .product(name: "appex-browser", package: appex),
-            .product(name: "PageColour", package: appex),
+            .product(name: "PageColour", package: "programs"),
         ] + runtimeExecutables
     ),
     (

@@ -12,23 +12,34 @@ public enum SampleApps {
     /// The build settings the samples' Info.plists use.
     public static let settings = ["MARKETING_VERSION": "1.0", "CURRENT_PROJECT_VERSION": "1"]
 
-    /// The folder that holds the samples' built executables: the build folder these
-    /// resources were built into, beside `appex` itself.
-    public static var products: URL {
-        resources.deletingLastPathComponent()
-    }
-
-    /// Assembles every sample app into `folder` and returns their URLs.
-    public static func assemble(into folder: URL, settings extra: [String: String] = [:]) throws(BundleAssemblyError) -> [URL] {
+    /// Assembles every sample app into `folder` from its template and the programs the
+    /// samples' package built (`SamplePackage`, built first if need be), and returns their URLs.
+    public static func assemble(into folder: URL, settings extra: [String: String] = [:]) throws(SampleAssemblyError) -> [URL] {
+        let products: URL
+        do { products = try SamplePackage.products() } catch { throw .build(error) }
         let assembler = BundleAssembler(products: products, settings: settings.merging(extra) { _, new in new })
         var apps: [URL] = []
         for template in templates {
-            apps.append(try assembler.assemble(template: template, into: folder))
+            do { apps.append(try assembler.assemble(template: template, into: folder)) } catch { throw .assembly(error) }
         }
         return apps
     }
 
     private static var resources: URL {
         Bundle.module.resourceURL ?? Bundle.module.bundleURL
+    }
+}
+
+/// Why the sample apps could not be assembled: their package didn't build, or a bundle
+/// couldn't be assembled from it.
+public enum SampleAssemblyError: Error, Sendable, CustomStringConvertible {
+    case build(SampleBuildError)
+    case assembly(BundleAssemblyError)
+
+    public var description: String {
+        switch self {
+        case .build(let error): "\(error)"
+        case .assembly(let error): "\(error)"
+        }
     }
 }

@@ -45,7 +45,7 @@ struct ExtensionProcessRecord: Sendable {
     var hostLeftUnanswered: Int?
     /// What the extension said when it could not start.
     var launchFailure: ErrorInfo?
-    /// The resident memory last measured.
+    /// The footprint last measured (`MemoryFootprint`): the memory the extension has written.
     var residentBytes: UInt64 = 0
     /// The cgroups that hold it, where any could be made.
     var cgroups: ProcessCgroups?

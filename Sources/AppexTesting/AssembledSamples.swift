@@ -27,12 +27,12 @@ public enum AssembledSamples {
     }
 
     /// The first caller assembles, on its own thread; the others wait for it.
-    private static let build: Result<[URL], BundleAssemblyError> = {
+    private static let build: Result<[URL], SampleAssemblyError> = {
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).resolvingSymlinksInPath()
             .appendingPathComponent("appex-samples-\(getpid())")
         removal.withLock { $0 = folder.path }
         atexit { removeAssembledSamples() }
-        return Result { () throws(BundleAssemblyError) in try SampleApps.assemble(into: folder) }
+        return Result { () throws(SampleAssemblyError) in try SampleApps.assemble(into: folder) }
     }()
 }
 

@@ -6,7 +6,7 @@ public import Foundation
 /// platforms compiles, or that app-only API doesn't, in a given language mode.
 public enum SwiftTypeCheck {
     /// The compiler, where this machine has one.
-    public static let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let swiftc = SwiftToolchain.swiftc
 
     /// The C modules that Appex's Swift modules import.
     static let cModules = ["CAppexKit", "CAppexLocking", "CAppexSystem"]
@@ -15,11 +15,11 @@ public enum SwiftTypeCheck {
     /// top-level code, as an extension's does.
     public static func run(_ sources: [URL], languageMode: Int = 6) async throws -> CommandRunner.Result {
         guard let swiftc else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no swiftc on this machine"]) }
-        let products = SampleApps.products
+        let products = AppexBuild.products
         let moduleMaps = cModules.map { products.appendingPathComponent("\($0).build/module.modulemap").path }
         let arguments = ["-typecheck", "-swift-version", "\(languageMode)", "-I", products.appendingPathComponent("Modules").path]
             + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + sources.map(\.path)
-        return try await CommandRunner(executable: URL(fileURLWithPath: swiftc), environment: ["PATH": "/usr/bin:/bin"]).run(arguments)
+        return try await CommandRunner(executable: swiftc, environment: ["PATH": "/usr/bin:/bin"]).run(arguments)
     }
 
     /// Type-checks `code`, written to a file of its own, in `languageMode`.

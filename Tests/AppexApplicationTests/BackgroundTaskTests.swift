@@ -47,7 +47,7 @@ final class AppProcess {
         let stdout = try FileDescriptor.pipe()
         // What it says on standard error (why it failed, a sanitizer's report) goes to the test's.
         let errors = FileDescriptor(owning: dup(STDERR_FILENO))
-        process = try ProcessLaunch(executable: SampleApps.products.appendingPathComponent("AppexApplicationHelper").path,
+        process = try ProcessLaunch(executable: AppexBuild.products.appendingPathComponent("AppexApplicationHelper").path,
                                     arguments: arguments, environment: Sanitizers.settings, descriptors: [(stdin.read, 0), (stdout.write, 1), (errors, 2)],
                                     diesWithParent: true).spawn()
         stdin.read.close()

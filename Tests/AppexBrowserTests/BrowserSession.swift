@@ -21,7 +21,7 @@ final class BrowserSession {
     init(allowingUserScripts: Bool = true) async throws {
         test = try TestHome()
         try FileManager.default.createDirectory(at: test.scratch, withIntermediateDirectories: true)
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
         for app in try await AssembledSamples.apps() {
             let installed = try await appex.run(["install", app.path])
             guard installed.status == 0 else { throw DevToolsError("install failed: \(installed.standardError)") }
@@ -91,7 +91,7 @@ final class BrowserSession {
     /// Saves a screenshot of `target` as `name`.png in the test output folder, and returns its path.
     @discardableResult
     func screenshot(_ target: DevToolsTarget, as name: String) async throws -> URL {
-        let folder = SampleApps.products.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("test-output/browser")
+        let folder = AppexBuild.products.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("test-output/browser")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("\(name).png")
         try await target.screenshot().write(to: file)

@@ -14,14 +14,14 @@ import Testing
         try FileManager.default.createDirectory(at: userHome, withIntermediateDirectories: true)
         var environment = test.environment
         environment["HOME"] = userHome.path
-        let appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: environment)
+        let appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: environment)
 
         let before = try await appex.run(["doctor"])
         #expect(before.standardOutput.contains("no native messaging host; `appex browser install --chromium` sets it up"), "\(before.standardOutput)")
 
         let installed = try await appex.run(["browser", "install"])
         #expect(installed.status == 0, "\(installed.standardError)")
-        let host = SampleApps.products.appendingPathComponent("appex-browser").standardizedFileURL.path
+        let host = AppexBuild.products.appendingPathComponent("appex-browser").standardizedFileURL.path
         let chromium = try manifest(userHome.appendingPathComponent(".config/chromium/NativeMessagingHosts/org.appex.browser.json"))
         #expect(chromium["name"] as? String == "org.appex.browser" && chromium["type"] as? String == "stdio")
         #expect(chromium["path"] as? String == host)

@@ -23,7 +23,7 @@ final class FirefoxSession {
         try FileManager.default.createDirectory(at: userHome, withIntermediateDirectories: true)
         var environment = test.environment
         environment["HOME"] = userHome.path
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: environment)
         for app in try await AssembledSamples.apps() {
             let installed = try await appex.run(["install", app.path])
             guard installed.status == 0 else { throw DevToolsError("install failed: \(installed.standardError)") }

@@ -13,7 +13,7 @@ final class NativeHostProcess {
     private let output: FileDescriptor
     private var decoder = NativeMessageDecoder(limit: 1 << 24)
 
-    static var executable: URL { SampleApps.products.appendingPathComponent("appex-browser") }
+    static var executable: URL { AppexBuild.products.appendingPathComponent("appex-browser") }
 
     init(arguments: [String] = [BrowserExtension.chromiumOrigin], environment: [String: String]) throws {
         let toHost = try FileDescriptor.pipe()

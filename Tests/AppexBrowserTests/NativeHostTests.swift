@@ -79,7 +79,7 @@ import Testing
     /// updated since is read where the update put it, and appexd refuses an extension
     /// disabled since.
     @Test func whatAListOfferedIsCheckedAgain() async throws {
-        let appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        let appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
         let textTools = try #require(try await AssembledSamples.apps().first { $0.lastPathComponent == "TextTools.app" })
         try #require(try await appex.run(["install", textTools.path]).status == 0)
         let pageColour = "com.example.texttools.pagecolour"

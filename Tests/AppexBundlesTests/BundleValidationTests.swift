@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func anExtensionExecutableThatLinksAppOnlyCodeIsReported() async throws {
-        let linking = SampleApps.products.appendingPathComponent("AppexApplicationHelper")
+        let linking = AppexBuild.products.appendingPathComponent("AppexApplicationHelper")
         var app = shareApp()
         app.plugIns[0].executable = linking
         app.executable = linking // the app may; only the extension is reported
@@ -52,7 +52,7 @@ import Testing
         try #require(strip.status == 0, "\(strip.standardError)")
         app.plugIns[0].executable = stripped
         #expect(try validate(app).diagnostics.map(\.code) == ["links-app-only-code"])
-        app.plugIns[0].executable = SampleApps.products.appendingPathComponent("AppexFaultExtension")
+        app.plugIns[0].executable = AppexBuild.products.appendingPathComponent("AppexFaultExtension")
         #expect(try validate(app).diagnostics == [])
     }
 

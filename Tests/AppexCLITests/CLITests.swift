@@ -14,7 +14,7 @@ import Testing
 
     init() throws {
         test = try TestHome()
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
     }
 
     func write(_ text: String, to name: String) throws -> String {
@@ -110,7 +110,7 @@ import Testing
         // whatever the busy timeout, unless they try again.
         for _ in 0..<4 {
             let home = try TestHome()
-            let appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: home.environment)
+            let appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: home.environment)
             let runs = try await withThrowingTaskGroup(of: CommandRunner.Result.self) { group in
                 for _ in 0..<6 { group.addTask { try await appex.run(["list"]) } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -249,13 +249,14 @@ import Testing
 
     @Test func bundleAssemblesATemplateAndValidatesIt() async throws {
         let output = test.scratch.appendingPathComponent("assembled")
+        let products = try await onThread { try SamplePackage.products() }
         let result = try await appex.run([
-            "bundle", SampleApps.templates[0].path, "--products", SampleApps.products.path,
+            "bundle", SampleApps.templates[0].path, "--products", products.path,
             "--set", "MARKETING_VERSION=2.0", "--set", "CURRENT_PROJECT_VERSION=7", "--output", output.path,
         ])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try await appex.run(["install", output.appendingPathComponent("Notes.app").path]).standardOutput.contains("2.0"))
-        let unexpanded = try await appex.run(["bundle", SampleApps.templates[0].path, "--products", SampleApps.products.path, "--output", output.path])
+        let unexpanded = try await appex.run(["bundle", SampleApps.templates[0].path, "--products", products.path, "--output", output.path])
         #expect(unexpanded.status == 1)
         #expect(unexpanded.standardOutput.contains("$(MARKETING_VERSION)"))
         let noProducts = try await appex.run(["bundle", SampleApps.templates[0].path, "--products", test.scratch.path, "--output", output.path])
@@ -274,16 +275,24 @@ import Testing
     /// installed extension, and why (docs/zygote.md).
     @Test func doctorSaysHowAppexdWouldStartEachExtension() async throws {
         try await AssembledSamples.install(into: Registry(home: test.home), only: ["TextTools.app"])
-        let kit = SampleApps.products.appendingPathComponent("libAppexKit.so").path
+        // And an extension built the old way, with the Swift runtime linked in.
+        var old = BundleBuilder.app("com.example.old", name: "Old", in: test.scratch)
+        old.addExtension("OldShare", identifier: "com.example.old.share", point: "com.apple.share-services",
+                         attributes: ["NSExtensionActivationRule": .dictionary(["NSExtensionActivationSupportsText": true])],
+                         executable: AppexBuild.products.appendingPathComponent("AppexFaultExtension"))
+        _ = try Registry(home: test.home).install(appAt: try old.write())
+        let kit = AppexBuild.products.appendingPathComponent("libAppexKit.so").path
         let result = try await appex.run(["doctor"])
         #expect(result.standardOutput.contains("AppexKit               ok           \(kit): extensions linked to the shared AppexKit run with it"), "\(result.standardOutput)")
         if Sandbox.KernelSupport.current.isolationProblem == nil && !Sanitizers.areActive {
-            #expect(result.standardOutput.contains("launcher               ok           \(SampleApps.products.path)/appex-launcher, with "))
-            // The samples are linked statically, the old way.
-            #expect(result.standardOutput.contains("extension              ok           com.example.texttools.wordcount: spawned: it is linked statically"),
+            #expect(result.standardOutput.contains("launcher               ok           \(AppexBuild.products.path)/appex-launcher, with "))
+            // The samples are linked to the shared AppexKit, as an author's package links them.
+            #expect(result.standardOutput.contains("extension              ok           com.example.texttools.wordcount: forked from the launcher"),
+                    "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("extension              ok           com.example.old.share: spawned: it is linked statically"),
                     "\(result.standardOutput)")
         }
-        let off = try await CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"),
+        let off = try await CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"),
                                           environment: test.environment.merging(["APPEX_LAUNCHER": "off", "APPEX_KIT": "off"]) { $1 }).run(["doctor"])
         #expect(off.standardOutput.contains("launcher               unavailable  APPEX_LAUNCHER=off: appexd spawns every extension"), "\(off.standardOutput)")
         #expect(off.standardOutput.contains("AppexKit               MISSING      no libAppexKit.so beside appexd (or APPEX_KIT=off)"))
@@ -294,7 +303,7 @@ import Testing
 @Suite(.serialized) final class CommandRunnerLeakTests {
     @Test func runningCommandsLeavesNothingOpen() async throws {
         let test = try TestHome()
-        let appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        let appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
         for _ in 0..<10 {
             let result = try await appex.run(["list"])
             #expect(result.pipeNames.allSatisfy { $0.hasPrefix("pipe:") })

@@ -15,7 +15,7 @@ import Testing
     init() throws {
         test = try TestHome()
         try FileManager.default.createDirectory(at: test.scratch, withIntermediateDirectories: true)
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
     }
 
     deinit {
@@ -39,7 +39,7 @@ import Testing
         let version = try await appex.run(["--version"])
         #expect(version.status == 0 && version.standardOutput == "appex \(AppexVersion.release) (wire protocol 8)\n", "\(version.standardOutput)")
         for program in ["appexd", "appex-transfers"] {
-            let runner = CommandRunner(executable: SampleApps.products.appendingPathComponent(program), environment: test.environment)
+            let runner = CommandRunner(executable: AppexBuild.products.appendingPathComponent(program), environment: test.environment)
             let help = try await runner.run(["--help"])
             #expect(help.status == 0 && help.standardOutput.contains("Usage: \(program) [--help] [--version]"), "\(program): \(help.standardOutput)")
             let version = try await runner.run(["--version"])
@@ -99,7 +99,7 @@ import Testing
         var broken = BundleBuilder.app("com.example.broken", in: test.scratch)
         broken.includeExecutables = false
         let app = try broken.write().path
-        let executable = SampleApps.products.appendingPathComponent("appex")
+        let executable = AppexBuild.products.appendingPathComponent("appex")
         func transcript(_ arguments: [String], term: String = "xterm-256color", noColor: Bool = false) async throws -> String {
             let terminal = try PseudoTerminal(executable, arguments, environment: test.environment, term: term, noColor: noColor)
             _ = try await terminal.waitForExit()
@@ -119,7 +119,7 @@ import Testing
     /// a pipe it says nothing of the kind.
     @Test func installShowsProgressOnATerminalOnly() async throws {
         let notes = try #require(try await AssembledSamples.apps().first { $0.lastPathComponent == "Notes.app" })
-        let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["install", notes.path], environment: test.environment)
+        let terminal = try PseudoTerminal(AppexBuild.products.appendingPathComponent("appex"), ["install", notes.path], environment: test.environment)
         #expect(try await terminal.waitForExit() == 0)
         let transcript = try await terminal.finalTranscript()
         for step in ["validating", "copying", "checking", "registering", "making containers"] {

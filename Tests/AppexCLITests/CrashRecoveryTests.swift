@@ -13,7 +13,7 @@ import Testing
 
     init() throws {
         test = try TestHome()
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
     }
 
     /// An app heavy enough (thousands of files) that killing its install lands mid-copy.

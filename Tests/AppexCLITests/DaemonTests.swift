@@ -18,7 +18,7 @@ import Testing
 
     init() throws {
         test = try TestHome()
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
     }
 
     deinit {

@@ -23,7 +23,7 @@ import Testing
         var environment = test.environment
         environment["APPEX_HANDSHAKE_DEADLINE_MS"] = String(Self.handshakeDeadline)
         environment["APPEX_FRAME_DEADLINE_MS"] = String(Self.frameDeadline)
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: environment)
     }
 
     deinit {
@@ -128,7 +128,7 @@ import Testing
         // descriptors here would meet Foundation's Process.run in other tests, which crashed
         // reading /proc/self/fd while they changed.
         let marker = test.home.dataDirectory.appendingPathComponent("flood-opened")
-        let flood = CommandRunner(executable: SampleApps.products.appendingPathComponent("AppexConnectionFlood"), environment: test.environment)
+        let flood = CommandRunner(executable: AppexBuild.products.appendingPathComponent("AppexConnectionFlood"), environment: test.environment)
         let arguments = [test.home.daemonSocketURL.path, String(count), "60", marker.path]
         let flooding = Task { [flood] in try await flood.run(arguments) }
         // Generous: in a full run on two cores the flood once started over 60 s late, though
@@ -218,7 +218,7 @@ import Testing
         let raw = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: test.scratch, create: true)
         defer { try? FileManager.default.removeItem(at: raw) }
         chmod(raw.path, 0o777)
-        let flood = SampleApps.products.appendingPathComponent("AppexConnectionFlood")
+        let flood = AppexBuild.products.appendingPathComponent("AppexConnectionFlood")
         let connected = try await Self.asNobody(flood, [test.home.daemonSocketURL.path, "1", "30", raw.appendingPathComponent("opened").path],
                                                 environment: appex.environment)
         try #require(connected.status == 0, "\(connected.standardError)")
@@ -231,7 +231,7 @@ import Testing
     /// AppexFakeDaemon, run as uid 65534 at `socket`, once it listens. It stops at the first
     /// connection closed; ``report(of:at:)`` says who connected and what they sent.
     func fakeDaemonOfAnotherUser(at socket: URL, marker: URL) async throws -> Task<CommandRunner.Result, any Error> {
-        let program = SampleApps.products.appendingPathComponent("AppexFakeDaemon")
+        let program = AppexBuild.products.appendingPathComponent("AppexFakeDaemon")
         let environment = appex.environment
         // It waits for the client until the report ends it; the 5 minutes are only a bound. In
         // a whole sanitized run the client's command once started over 60 s late, and met a
@@ -278,7 +278,7 @@ import Testing
         #expect(fake.bytes == 0)
 
         // appexd refuses that folder too, rather than serve the user from it.
-        let daemon = CommandRunner(executable: SampleApps.products.appendingPathComponent("appexd"), environment: environment)
+        let daemon = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appexd"), environment: environment)
         let started = try await daemon.run([])
         #expect(started.status != 0)
         #expect(started.standardError.contains("belongs to uid 65534"), "\(started.standardError)")

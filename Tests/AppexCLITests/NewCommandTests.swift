@@ -12,7 +12,7 @@ import Testing
 
     init() throws {
         test = try TestHome()
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
         try FileManager.default.createDirectory(at: test.scratch, withIntermediateDirectories: true)
     }
 

@@ -34,7 +34,7 @@ import Testing
 
     @Test func aBundlesNameIsShownEscapedByListInfoQueryAndInstallAndValidateWarnsOfIt() async throws {
         let test = try TestHome()
-        let appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        let appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
         var app = BundleBuilder.app("com.example.evil", name: "Evil", in: test.scratch)
         app.info["CFBundleDisplayName"] = .string(Self.hostile)
         app.addExtension("Share", identifier: "com.example.evil.share", point: ExtensionPoint.share.id,

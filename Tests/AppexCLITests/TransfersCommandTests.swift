@@ -16,7 +16,7 @@ import Testing
 
     init() async throws {
         test = try TestHome()
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
         registry = try Registry(home: test.home)
         try await AssembledSamples.install(into: registry, only: ["Notes.app"])
     }

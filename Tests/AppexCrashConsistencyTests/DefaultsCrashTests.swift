@@ -56,7 +56,7 @@ import Testing
     }
 
     private func helper(_ arguments: [String]) -> SteppedProgram {
-        SteppedProgram(executable: SampleApps.products.appendingPathComponent("AppexGroupsHelper"), arguments: arguments,
+        SteppedProgram(executable: AppexBuild.products.appendingPathComponent("AppexGroupsHelper"), arguments: arguments,
                        environment: ["PATH": "/usr/bin:/bin"])
     }
 

@@ -109,7 +109,7 @@ import Testing
     }
 
     private func appex(_ arguments: [String]) -> SteppedProgram {
-        SteppedProgram(executable: SampleApps.products.appendingPathComponent("appex"), arguments: arguments, environment: test.environment)
+        SteppedProgram(executable: AppexBuild.products.appendingPathComponent("appex"), arguments: arguments, environment: test.environment)
     }
 
     private func runToEnd(_ arguments: [String]) throws {

@@ -113,7 +113,7 @@ import Testing
     }
 
     private func loop() -> CrashLoop<TransferState> {
-        let worker = SteppedProgram(executable: SampleApps.products.appendingPathComponent("appex-transfers"), arguments: [],
+        let worker = SteppedProgram(executable: AppexBuild.products.appendingPathComponent("appex-transfers"), arguments: [],
                                     environment: test.environment.merging(["APPEX_TRANSFERS_IDLE_MS": "0"]) { $1 })
         return CrashLoop(
             program: worker,

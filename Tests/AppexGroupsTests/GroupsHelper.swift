@@ -7,7 +7,7 @@ import Testing
 /// The AppexGroupsHelper executable running as a second process of the group, with its
 /// standard output read line by line.
 final class GroupsHelper {
-    static let executable = SampleApps.products.appendingPathComponent("AppexGroupsHelper").path
+    static let executable = AppexBuild.products.appendingPathComponent("AppexGroupsHelper").path
 
     let process: ProcessDescriptor
     private let output: FileDescriptor

@@ -73,7 +73,7 @@ import Testing
     /// author's file, and the copy still runs on its own. An executable that is a link is
     /// left as it is.
     @Test func theInstalledCopyOfAnExtensionsExecutableCanBeLoadedAndStillRuns() async throws {
-        let program = SampleApps.products.appendingPathComponent("AppexLoadedProgram")
+        let program = AppexBuild.products.appendingPathComponent("AppexLoadedProgram")
         var app = BundleBuilder.app("com.example.loadable", name: "Loadable", in: test.scratch)
         app.addExtension("Share", identifier: "com.example.loadable.share", point: "com.apple.widget-extension", executable: program)
         app.addExtension("Linked", identifier: "com.example.loadable.linked", point: "com.apple.widget-extension", executable: program)

@@ -135,7 +135,7 @@ import Testing
 
     @Test func theTerminalSheetSaysWhenTheExtensionDoesNotAnswerAndEscapeStillCancels() async throws {
         try await install("composeHangsValidating")
-        let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"),
+        let terminal = try PseudoTerminal(AppexBuild.products.appendingPathComponent("appex"),
                                           ["share", "--text", "Lunch", "--to", FaultWorld.identifier("composeHangsValidating")],
                                           environment: world.test.environment)
         try await terminal.waitForScreen(containing: "15 characters left")
@@ -152,7 +152,7 @@ import Testing
     /// Threat-model 5.6: what the sheet says is drawn with its control characters escaped.
     @Test func aSheetCantDriveTheTerminalItIsDrawnOn() async throws {
         try await install("composeDrivesTheTerminal")
-        let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"),
+        let terminal = try PseudoTerminal(AppexBuild.products.appendingPathComponent("appex"),
                                           ["share", "--text", "Lunch", "--to", FaultWorld.identifier("composeDrivesTheTerminal")],
                                           environment: world.test.environment)
         let shown = #"Evil\u{1B}]0;owned\u{7}\u{1B}[2J\u{1B}[H\r\nappex: all clear"#

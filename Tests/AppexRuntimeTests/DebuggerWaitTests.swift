@@ -20,7 +20,7 @@ final class DebuggerWaitTests {
         world = try FaultWorld()
         try await world.startDaemon()
         try await world.install([FaultWorld.Plugin(fault: "port", principalClass: "AppexApplePortAction.ActionRequestHandler",
-                                                   executable: SampleApps.products.appendingPathComponent("AppexApplePortAction"))])
+                                                   executable: AppexBuild.products.appendingPathComponent("AppexApplePortAction"))])
     }
 
     var identifier: String { FaultWorld.identifier("port") }

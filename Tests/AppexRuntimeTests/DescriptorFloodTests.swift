@@ -30,7 +30,7 @@ final class DescriptorFloodTests {
     /// each, and waits until every one has begun its frames. Each reads what it is told for
     /// 40 s after it began them, so its share is held while the test looks and asks.
     func flood(processes: Int, connections: Int, descriptors: Int) async throws -> [Task<CommandRunner.Result, any Error>] {
-        let runner = CommandRunner(executable: SampleApps.products.appendingPathComponent("AppexConnectionFlood"), environment: world.test.environment)
+        let runner = CommandRunner(executable: AppexBuild.products.appendingPathComponent("AppexConnectionFlood"), environment: world.test.environment)
         let markers = (0..<processes).map { world.root.appendingPathComponent("flood-\($0)") }
         let floods = markers.map { marker in
             Task { [runner, socket = world.test.home.daemonSocketURL.path] in

@@ -22,7 +22,7 @@ import Testing
         world = try FaultWorld()
         server = try await LoopbackHTTPServer.start()
         let share = FaultWorld.Plugin(fault: "uploadsInBackground", point: ExtensionPoint.share.id, groups: [Self.group], connects: true)
-        try await world.install([share], appExecutable: SampleApps.products.appendingPathComponent("AppexGroupsHelper"), appGroups: [Self.group])
+        try await world.install([share], appExecutable: AppexBuild.products.appendingPathComponent("AppexGroupsHelper"), appGroups: [Self.group])
         try await world.startDaemon(BackgroundTransferTests.daemonSettings.merging(
             ["HELPER_WAKE_LOG": wakeLog.path, "HELPER_GROUP": Self.group]) { $1 })
     }
@@ -39,7 +39,7 @@ import Testing
         // allowed to reach it itself.
         let offline = try FaultWorld()
         let share = FaultWorld.Plugin(fault: "uploadsInBackground", point: ExtensionPoint.share.id, groups: [Self.group])
-        try await offline.install([share], appExecutable: SampleApps.products.appendingPathComponent("AppexGroupsHelper"), appGroups: [Self.group])
+        try await offline.install([share], appExecutable: AppexBuild.products.appendingPathComponent("AppexGroupsHelper"), appGroups: [Self.group])
         try await offline.startDaemon(BackgroundTransferTests.daemonSettings)
         try FileManager.default.createDirectory(at: offline.test.scratch, withIntermediateDirectories: true)
         let file = offline.test.scratch.appendingPathComponent("note.txt")

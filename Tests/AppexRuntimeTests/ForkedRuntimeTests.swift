@@ -8,7 +8,7 @@ import Testing
 /// cached thread ids, and its first contended lock fails, unless it forgets them first
 /// (`appex_thread_ids_find` and `appex_thread_ids_forget`, CAppexSystem's thread_ids.c).
 @Suite(.timeLimit(.minutes(2))) struct ForkedRuntimeTests {
-    static let executable = SampleApps.products.appendingPathComponent("AppexForkedRuntime")
+    static let executable = AppexBuild.products.appendingPathComponent("AppexForkedRuntime")
 
     func run(_ mode: String, executable: URL = Self.executable) async throws -> CommandRunner.Result {
         try await CommandRunner(executable: executable, environment: ProcessInfo.processInfo.environment).run([mode])

@@ -16,7 +16,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2))) final class GroupContainerTests {
     let world: FaultWorld
     static let group = "group.com.example.faults"
-    static let helper = SampleApps.products.appendingPathComponent("AppexGroupsHelper")
+    static let helper = AppexBuild.products.appendingPathComponent("AppexGroupsHelper")
 
     init() async throws {
         world = try FaultWorld()

@@ -9,7 +9,7 @@ import Testing
 @Suite struct InProcessTransportTests {
     @Test func aProgramThatDoesNotLinkAppexNetworkingIsToldWhatToAdd() async throws {
         let server = try await LoopbackHTTPServer.start()
-        let helper = SampleApps.products.appendingPathComponent("AppexGroupsHelper")
+        let helper = AppexBuild.products.appendingPathComponent("AppexGroupsHelper")
         let run = try await CommandRunner(executable: helper, environment: ProcessInfo.processInfo.environment)
             .run(["in-process-get", server.url("/bytes/10").absoluteString])
         await server.stop()

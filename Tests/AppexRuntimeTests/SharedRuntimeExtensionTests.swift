@@ -19,7 +19,7 @@ import Testing
         world = try FaultWorld()
     }
 
-    static let executable = SampleApps.products.appendingPathComponent("AppexSharedRuntimeExtension")
+    static let executable = AppexBuild.products.appendingPathComponent("AppexSharedRuntimeExtension")
 
     @Test func aMainThreadThatHandsARuntimeLockToAnotherThreadBeforeCheckingInIsServed() async throws {
         // Only an executable linked to the shared runtime names its library (it is absent from

@@ -82,7 +82,7 @@ import Testing
 
     @Test func aPersonExpandsAWidgetAndUsesItsEditMode() async throws {
         try await show("widget")
-        let terminal = try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), ["today"], environment: world.test.environment)
+        let terminal = try PseudoTerminal(AppexBuild.products.appendingPathComponent("appex"), ["today"], environment: world.test.environment)
         try await terminal.waitForScreen(containing: "Update 1")
         terminal.send(PseudoTerminal.Keys.enter)
         let expanded = try await terminal.waitForScreen(containing: "Mode expanded up to 616")

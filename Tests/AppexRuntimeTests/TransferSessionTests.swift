@@ -249,7 +249,7 @@ import Testing
     /// executable.
     func installApp(_ identifier: String = "com.example.grouped", sharingTheGroup: Bool = false) throws -> URL {
         var app = BundleBuilder.app(identifier, name: "Grouped", in: world.test.scratch.appendingPathComponent(identifier))
-        app.executable = SampleApps.products.appendingPathComponent("AppexGroupsHelper")
+        app.executable = AppexBuild.products.appendingPathComponent("AppexGroupsHelper")
         app.entitlements = [Entitlements.Key.applicationGroups: .array([.string(Self.group)])]
         let options = Registry.InstallOptions(sharedGroups: sharingTheGroup ? [Self.group] : [])
         return try Registry(home: world.test.home).install(appAt: try app.write(), options: options).executableURL

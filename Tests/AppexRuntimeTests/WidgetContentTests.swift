@@ -13,7 +13,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(5))) final class WidgetContentTests {
     let world: FaultWorld
     /// A program that calls NCWidgetController: `widget-content WIDGET true|false`.
-    static let helper = SampleApps.products.appendingPathComponent("AppexGroupsHelper")
+    static let helper = AppexBuild.products.appendingPathComponent("AppexGroupsHelper")
     static let widget = FaultWorld.identifier("widget")
 
     init() async throws {

@@ -11,7 +11,7 @@ import Testing
 /// of its pid namespace under an init, and is reaped and reported as a spawned one is. Each
 /// runs in `AppexForkRunLauncher`, which must be a subreaper, as a test process must not be.
 @Suite(.timeLimit(.minutes(2))) struct ForkRunTests {
-    static let launcher = SampleApps.products.appendingPathComponent("AppexForkRunLauncher")
+    static let launcher = AppexBuild.products.appendingPathComponent("AppexForkRunLauncher")
 
     func launch(_ arguments: [String]) async throws -> CommandRunner.Result {
         try await CommandRunner(executable: Self.launcher, environment: ProcessInfo.processInfo.environment).run(arguments)

@@ -13,8 +13,8 @@ import Testing
 /// caller is not its parent. Executables it can't load are refused, saying why, so that
 /// they are spawned instead.
 @Suite(.timeLimit(.minutes(2))) final class LauncherTests {
-    static let launcherExecutable = SampleApps.products.appendingPathComponent("appex-launcher").path
-    static let program = SampleApps.products.appendingPathComponent("AppexLoadedProgram")
+    static let launcherExecutable = AppexBuild.products.appendingPathComponent("appex-launcher").path
+    static let program = AppexBuild.products.appendingPathComponent("AppexLoadedProgram")
     let folder: URL
 
     init() throws {
@@ -28,7 +28,7 @@ import Testing
     /// A copy of the program, beside it so that its run path still finds the runtime, with
     /// DF_1_PIE cleared as an install clears it.
     func loadableCopy() throws -> String {
-        let copy = SampleApps.products.appendingPathComponent("AppexLoadedProgram-\(UUID().uuidString)").path
+        let copy = AppexBuild.products.appendingPathComponent("AppexLoadedProgram-\(UUID().uuidString)").path
         try FileManager.default.copyItem(atPath: Self.program.path, toPath: copy)
         let file = try FileDescriptor.open(copy, flags: O_RDWR)
         defer { file.close() }
@@ -56,7 +56,7 @@ import Testing
     /// A sandboxed launch of `executable` with `arguments`, its output to `output`.
     func launch(_ executable: String, _ arguments: [String], output: FileDescriptor, grant: String? = nil,
                 confined: [String] = []) throws -> ProcessLaunch {
-        let profile = SandboxProfile(executable: SandboxProfile.systemExecutable + [SampleApps.products.path],
+        let profile = SandboxProfile(executable: SandboxProfile.systemExecutable + [AppexBuild.products.path],
                                      readOnly: SandboxProfile.systemReadOnly + [grant ?? folder.appendingPathComponent("allowed").path],
                                      readWrite: SandboxProfile.systemReadWrite, confined: confined)
         // A sanitized build's settings, as appexd passes them on: LeakSanitizer off.
@@ -187,7 +187,7 @@ import Testing
 
     @Test(.disabled(if: Sanitizers.areActive, Comment(rawValue: sanitized))) func whatCantBeLoadedIsSpawnedAndSaysWhy() throws {
         let launcher = try Launcher(executable: Self.launcherExecutable)
-        let statically = SampleApps.products.appendingPathComponent("AppexFaultExtension").path
+        let statically = AppexBuild.products.appendingPathComponent("AppexFaultExtension").path
         #expect(try refusal(statically, runtime: launcher.runtimePath) == .carriesItsOwnRuntime)
         #expect(try refusal("/etc/hostname", runtime: launcher.runtimePath).map { "\($0)" }?.contains("it is not an ELF file") == true)
         // Stripped: no section headers, so no symbol table.
@@ -244,7 +244,7 @@ import Testing
 
     // MARK: The shared AppexKit
 
-    static let appexKit = SampleApps.products.appendingPathComponent(LoadableExecutable.appexKitLibrary).path
+    static let appexKit = AppexBuild.products.appendingPathComponent(LoadableExecutable.appexKitLibrary).path
 
     /// A program linked to the shared AppexKit, as an extension built against it is, with
     /// DF_1_PIE cleared as an install clears it: built now, in C, by the toolchain's clang. It
@@ -264,11 +264,11 @@ import Testing
                 return 0;
             }
             """#.utf8).write(to: source)
-        let program = SampleApps.products.appendingPathComponent("AppexKitProgram-\(UUID().uuidString)").path
+        let program = AppexBuild.products.appendingPathComponent("AppexKitProgram-\(UUID().uuidString)").path
         let runtimeFolder = Launcher.folder(of: runtime)
         let clang = Process()
         clang.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        clang.arguments = ["clang", "-pie", "-fPIE", "-o", program, source.path, "-L", SampleApps.products.path, "-lAppexKit",
+        clang.arguments = ["clang", "-pie", "-fPIE", "-o", program, source.path, "-L", AppexBuild.products.path, "-lAppexKit",
                            "-Wl,--no-as-needed", "-L", runtimeFolder, "-lswiftCore", "-Wl,-rpath,\(runtimeFolder)"]
         try clang.run()
         clang.waitUntilExit()
@@ -310,7 +310,7 @@ import Testing
         let pipe = try FileDescriptor.pipe()
         let plain = try launch(program, [], output: pipe.write)
         let provided = try SharedAppexKit(path: Self.appexKit).provided(to: plain)
-        #expect(provided.environment["LD_LIBRARY_PATH"] == SampleApps.products.path)
+        #expect(provided.environment["LD_LIBRARY_PATH"] == AppexBuild.products.path)
         #expect(provided.restrictions?.landlock?.rules.last == LandlockRuleset.Rule(Self.appexKit, .readFile))
         let process = try provided.spawn()
         pipe.write.close()
@@ -334,7 +334,7 @@ import Testing
 
     @Test func aProgramThatCarriesAppexKitItselfIsNotLoadedBesideTheShared() throws {
         let runtime = try #require(LauncherTests.sharedRuntime())
-        let carrying = SampleApps.products.appendingPathComponent("AppexSharedRuntimeExtension").path
+        let carrying = AppexBuild.products.appendingPathComponent("AppexSharedRuntimeExtension").path
         // A sanitized build's is refused first for its sanitizer (aSanitizedProgramIsSpawnedSayingWhy).
         if !Sanitizers.areActive {
             #expect(try refusal(carrying, runtime: runtime, hasAppexKit: true) == .carriesItsOwnAppexKit)

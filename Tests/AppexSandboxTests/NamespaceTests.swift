@@ -141,7 +141,7 @@ import Testing
     }
 
     /// A program that links CAppexSystem, as every extension does.
-    static let extensionExecutable = SampleApps.products.appendingPathComponent("AppexFaultExtension").path
+    static let extensionExecutable = AppexBuild.products.appendingPathComponent("AppexFaultExtension").path
 
     /// Runs the fault extension under the sandbox, as the fault `fault` asks.
     func runFaultExtension(_ fault: String, whileRunning: (ProcessDescriptor) -> Void = { _ in }) throws -> SandboxedRun {
@@ -149,7 +149,7 @@ import Testing
         let info: [String: Any] = ["NSExtension": ["AppexFault": fault]]
         try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
             .write(to: bundle.url.appendingPathComponent("Info.plist"))
-        let profile = SandboxProfile(executable: SandboxProfile.systemExecutable + [SampleApps.products.path],
+        let profile = SandboxProfile(executable: SandboxProfile.systemExecutable + [AppexBuild.products.path],
                                      readOnly: SandboxProfile.systemReadOnly + [bundle.url.path],
                                      readWrite: SandboxProfile.systemReadWrite)
         return try runSandboxed([Self.extensionExecutable], profile: profile,

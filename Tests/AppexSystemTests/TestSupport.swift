@@ -75,6 +75,20 @@ struct PythonProgram {
         stdin = input.write
         stdout = output.read
     }
+
+    /// Whether it has printed "ready": the line a script prints once it has set up what
+    /// the test measures, before it waits on `stdin`.
+    func waitUntilReady() -> Bool {
+        var ready = [UInt8](repeating: 0, count: 6)
+        return read(stdout.rawValue, &ready, ready.count) == 6 && ready == Array("ready\n".utf8)
+    }
+
+    /// Tells it to go on past its line from `stdin`, and waits for it to end.
+    func finish() {
+        stdin.close()
+        _ = process.waitForExit(timeoutMilliseconds: 20_000)
+        _ = process.reap()
+    }
 }
 
 /// The `SystemError` that `body` throws, or nil if it throws none.

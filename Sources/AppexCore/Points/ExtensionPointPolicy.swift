@@ -3,7 +3,8 @@
 /// A policy is data. Adding an extension point is adding a value, never a change to the
 /// launcher or the supervisor.
 public struct ExtensionPointPolicy: Sendable, Hashable {
-    /// The resident memory an extension process may use before it is ended with "memory limit".
+    /// The memory an extension process may write (its footprint: anonymous and shared-memory
+    /// pages, not the files it maps) before it is ended with "memory limit".
     public var memoryLimit: Int
     /// The most processes and threads an extension may have at once: a fork or a new thread
     /// past it fails with EAGAIN.

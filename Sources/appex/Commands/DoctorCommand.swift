@@ -92,7 +92,7 @@ enum DoctorChecks {
         } catch {
             add("Runtime", "appexd", .missing, error.message + " " + error.recoverySuggestion)
         }
-        add("Runtime", "memory watch", .ok, "appexd reads each extension's resident memory every 50 ms and ends one over its point's limit (reason: memory limit)")
+        add("Runtime", "memory watch", .ok, "appexd reads the memory each extension has written (not the files it maps) every 50 ms and ends one over its point's limit (reason: memory limit)")
         switch Cgroup.Parent.discover(.memory) {
         case .success(let parent):
             add("Runtime", "memory hard limit", .ok, "each extension in a memory cgroup of its own under \(parent), capped a quarter (at least 16 MiB) above its point's limit")

@@ -23,7 +23,7 @@ struct PsCommand: AsyncParsableCommand {
             throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
         }
         if json { return try Output.json(processes.map(ProcessRow.init)) }
-        print("PID".padded(7) + "EXTENSION".padded(36) + "HOST".padded(22) + "RSS".padded(10) + "AGE".padded(8) + "STATE")
+        print("PID".padded(7) + "EXTENSION".padded(36) + "HOST".padded(22) + "MEMORY".padded(10) + "AGE".padded(8) + "STATE")
         for process in processes {
             let row = ProcessRow(process)
             print(String(row.pid).padded(7) + row.extensionIdentifier.padded(36) + "\(row.hostName) (\(row.hostPID))".padded(22)

@@ -76,6 +76,16 @@ final class Demo {
     }
 
     func assemble() throws -> [URL] {
+        heading("Build the sample apps' programs (swift build, in the package Samples/Programs)")
+        print("  The first time takes a few minutes; then only what changed is built again.")
+        let (products, buildTime) = try timed { () throws -> URL in
+            do {
+                return try SamplePackage.products()
+            } catch {
+                throw CommandFailure(status: CommandFailure.trouble, "error: \(error)")
+            }
+        }
+        print("  \(products.path)  (\(buildTime))")
         heading("Assemble the sample apps from their templates and built products (appex bundle)")
         let (apps, time) = try timed { () throws -> [URL] in
             do {

@@ -12,7 +12,7 @@ final class SampleHome {
     init() async throws {
         test = try TestHome()
         try FileManager.default.createDirectory(at: test.scratch, withIntermediateDirectories: true)
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
         for app in try await AssembledSamples.apps() {
             let installed = try await appex.run(["install", app.path])
             guard installed.status == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: installed.standardError]) }
@@ -25,6 +25,6 @@ final class SampleHome {
 
     /// Runs `appex ARGUMENTS…` on a new pseudo-terminal.
     func terminal(_ arguments: [String]) throws -> PseudoTerminal {
-        try PseudoTerminal(SampleApps.products.appendingPathComponent("appex"), arguments, environment: test.environment)
+        try PseudoTerminal(AppexBuild.products.appendingPathComponent("appex"), arguments, environment: test.environment)
     }
 }

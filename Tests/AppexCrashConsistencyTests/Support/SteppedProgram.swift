@@ -29,7 +29,7 @@ struct SteppedProgram: Sendable {
     var arguments: [String]
     var environment: [String: String]
 
-    private static let gate = SampleApps.products.appendingPathComponent("AppexStepGate").path
+    private static let gate = AppexBuild.products.appendingPathComponent("AppexStepGate").path
 
     /// Runs the program to its end, or SIGKILLs it as it waits before step `killedBefore`
     /// (counted from 1). `atStep` is called with each step's number, the one it is killed

@@ -50,14 +50,14 @@ final class FaultWorld: Sendable {
 
     static let appIdentifier = "com.example.faults"
     /// The built fault extension.
-    static let faultExecutable = SampleApps.products.appendingPathComponent("AppexFaultExtension")
-    static let daemonExecutable = SampleApps.products.appendingPathComponent("appexd")
+    static let faultExecutable = AppexBuild.products.appendingPathComponent("AppexFaultExtension")
+    static let daemonExecutable = AppexBuild.products.appendingPathComponent("appexd")
     /// The Action point: it has no request deadline of its own.
     static let point = "com.apple.ui-services"
 
     init() throws {
         test = try TestHome()
-        appex = CommandRunner(executable: SampleApps.products.appendingPathComponent("appex"), environment: test.environment)
+        appex = CommandRunner(executable: AppexBuild.products.appendingPathComponent("appex"), environment: test.environment)
     }
 
     deinit {
@@ -120,14 +120,26 @@ final class FaultWorld: Sendable {
         homeProcesses(running: "appex-transfers")
     }
 
-    /// The live processes of `program` whose environment selects this home.
+    /// The live processes of `program` whose environment selects this home. A child that
+    /// one of them has forked and not yet replaced by another program (the launcher, an
+    /// extension) runs `program` too for that moment: it is not counted.
     private func homeProcesses(running program: String) -> [Int32] {
         let home = "APPEX_HOME=\(test.home.dataDirectory.path)"
-        return Self.processes().filter { pid in
+        let running = Self.processes().filter { pid in
             guard Self.executable(of: pid)?.hasSuffix("/\(program)") == true,
                   let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
             return environ.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == home }
         }
+        return running.filter { !running.contains(Self.parent(of: $0) ?? 0) }
+    }
+
+    /// The parent of process `pid`, from /proc/PID/stat: the field after the command's
+    /// closing parenthesis and the state.
+    static func parent(of pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
     }
 
     /// What appexd wrote, with what its extensions wrote to standard error: for failure messages.
@@ -198,7 +210,7 @@ final class FaultWorld: Sendable {
     func installURLApp() async throws {
         var app = BundleBuilder.app("com.example.faultapp", name: "Fault App", in: test.scratch.appendingPathComponent("url-app"))
         app.info["CFBundleURLTypes"] = .array([.dictionary(["CFBundleURLSchemes": .array([.string("faultapp")])])])
-        app.executable = SampleApps.products.appendingPathComponent("AppexApplicationHelper")
+        app.executable = AppexBuild.products.appendingPathComponent("AppexApplicationHelper")
         try await install(app)
     }
 

@@ -69,7 +69,7 @@ enum LoadHosts {
                 standardOutput.close()
                 standardError.close()
             }
-            let launch = ProcessLaunch(executable: SampleApps.products.appendingPathComponent("AppexLoadHost").path,
+            let launch = ProcessLaunch(executable: AppexBuild.products.appendingPathComponent("AppexLoadHost").path,
                                        arguments: [String(requests)] + plan, environment: environment,
                                        descriptors: [(standardOutput, 1), (standardError, 2)])
             processes.append(try launch.spawn())

@@ -1,6 +1,7 @@
 // Text Tools: counts words and checksums files, and is the containing app of the Word Count
 // and Checksum actions, which do the same for a host's content through the same code.
 import Foundation
+import TextToolsChecksum
 import TextToolsKit
 
 let arguments = Array(CommandLine.arguments.dropFirst())

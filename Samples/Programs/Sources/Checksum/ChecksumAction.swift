@@ -2,7 +2,7 @@
 // checksums, as a `sha256sum` file.
 import AppexKit
 import Foundation
-import TextToolsKit
+import TextToolsChecksum
 
 /// Reads each file attachment through the descriptor the host hands over (the sandbox gives
 /// it no path to the file), in blocks, and returns one item whose attachment is a text file of
