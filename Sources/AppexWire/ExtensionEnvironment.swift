@@ -27,4 +27,7 @@ public enum ExtensionEnvironment {
     /// How long, in milliseconds, appexd lets the process end by itself once it is to end,
     /// before it kills it: the time the runtime gives expiring activities.
     public static let terminationGrace = "APPEX_EXTENSION_TERMINATION_GRACE_MS"
+
+    /// The variables `NSExtensionMain` reads to start.
+    public static let startSettings = [bundlePath, bundleIdentifier, principalClass, executableName, applicationGroups, waitForDebugger]
 }
