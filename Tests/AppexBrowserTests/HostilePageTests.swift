@@ -57,7 +57,7 @@ final class HostilePageTests {
     @discardableResult
     static func installHostileApp(in session: BrowserSession) async throws -> URL {
         var app = BundleBuilder.app("com.example.hostile", name: "Hostile", in: session.test.scratch)
-        let executable = AppexBuild.products.appendingPathComponent("PageColour")
+        let executable = try await onThread { try SamplePackage.products() }.appendingPathComponent("PageColour")
         for name in scripts.keys.sorted() {
             app.addExtension(name, identifier: "com.example.hostile.\(name.lowercased())", point: ExtensionPoint.action.id,
                              attributes: ["NSExtensionJavaScriptPreprocessingFile": .string(name),
