@@ -1,8 +1,8 @@
 public import Foundation
 import Glibc
 
-/// The samples' own package (Samples/Programs/Package.swift), which builds their apps and extensions as
-/// an author's package builds them: each extension linked to the shared AppexKit, holding only
+/// The samples' own package (Samples/Programs), which builds their apps and extensions as an
+/// author's package builds them: each extension linked to the shared AppexKit, holding only
 /// its own code. It is built on first use, once per process, beside the build of the running
 /// program and in its configuration, sanitizer included.
 public enum SamplePackage {
@@ -22,11 +22,11 @@ public enum SamplePackage {
         AppexBuild.products.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("samples")
     }
 
-    /// `swift build`'s options: the running program's configuration (the name of its build
-    /// folder), its sanitizer, and APPEX_SAMPLES_BUILD_OPTIONS, separated by spaces, which
-    /// Support/sanitize sets to link ThreadSanitizer's suppressions into every program.
+    /// `swift build`'s options besides the folders: the running program's configuration (the
+    /// name of its build folder), its sanitizer, and APPEX_SAMPLES_BUILD_OPTIONS, separated by
+    /// spaces, which Support/sanitize sets to link ThreadSanitizer's suppressions into every program.
     static var options: [String] {
-        var options = ["--package-path", sources.path, "--scratch-path", scratch.path, "--configuration", AppexBuild.products.lastPathComponent]
+        var options = ["--configuration", AppexBuild.products.lastPathComponent]
         for (runtime, name) in [("__tsan_init", "thread"), ("__asan_init", "address")] where dlsym(nil, runtime) != nil {
             options.append("--sanitize=\(name)")
         }
@@ -34,20 +34,27 @@ public enum SamplePackage {
         return options + extra.split(separator: " ").map(String.init)
     }
 
-    /// The first caller builds; the others in the process wait for it. Another process that
-    /// builds at the same time waits for SwiftPM's lock on the build folder, which SwiftPM
-    /// keeps in TMPDIR: the build's TMPDIR is the build folder's own, so that every process
-    /// shares that lock, and nothing is left in the caller's.
+    /// The first caller builds; the others in the process wait for it.
     private static let built = Result { () throws(SampleBuildError) -> URL in
-        guard FileManager.default.fileExists(atPath: sources.appendingPathComponent("Package.swift").path) else {
-            throw SampleBuildError.noSources(sources)
+        let products = try build(sources, into: scratch, options: options)
+        return products.appendingPathComponent(AppexBuild.products.deletingLastPathComponent().lastPathComponent)
+            .appendingPathComponent(AppexBuild.products.lastPathComponent)
+    }
+
+    /// Builds the package at `package` with `swift build OPTIONS`, into `scratch`, and returns
+    /// `scratch`. Another process that builds there at the same time waits for SwiftPM's lock
+    /// on the folder, which SwiftPM keeps in TMPDIR: the build's TMPDIR is the folder's own,
+    /// so that every process shares that lock, and nothing is left in the caller's.
+    static func build(_ package: URL, into scratch: URL, options: [String]) throws(SampleBuildError) -> URL {
+        guard FileManager.default.fileExists(atPath: package.appendingPathComponent("Package.swift").path) else {
+            throw SampleBuildError.noSources(package)
         }
         guard let swift = SwiftToolchain.swift else { throw SampleBuildError.noSwift }
         let temporary = scratch.appendingPathComponent("tmp")
         try? FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         // Each process's build writes its own log, which is kept only if the build fails.
         let log = temporary.appendingPathComponent("build-\(getpid()).log")
-        let arguments = ["build"] + options
+        let arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path] + options
         let status: Int32
         do {
             try Data().write(to: log)
@@ -71,8 +78,7 @@ public enum SamplePackage {
             throw SampleBuildError.failed(command: ([swift.path] + arguments).joined(separator: " "), status: status, log: log, tail: tail)
         }
         try? FileManager.default.removeItem(at: log)
-        return scratch.appendingPathComponent(AppexBuild.products.deletingLastPathComponent().lastPathComponent)
-            .appendingPathComponent(AppexBuild.products.lastPathComponent)
+        return scratch
     }
 }
 
