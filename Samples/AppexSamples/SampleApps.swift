@@ -6,7 +6,7 @@ public import Foundation
 public enum SampleApps {
     /// The bundle templates, as shipped in this module's resources.
     public static var templates: [URL] {
-        ["Notes.app", "Photos.app", "TextTools.app", "Monitor.app"].map { resources.appendingPathComponent($0) }
+        ["Notes.app", "Photos.app", "TextTools.app", "Monitor.app"].map { AppexBuild.resources.appendingPathComponent($0) }
     }
 
     /// The build settings the samples' Info.plists use.
@@ -23,10 +23,6 @@ public enum SampleApps {
             do { apps.append(try assembler.assemble(template: template, into: folder)) } catch { throw .assembly(error) }
         }
         return apps
-    }
-
-    private static var resources: URL {
-        Bundle.module.resourceURL ?? Bundle.module.bundleURL
     }
 }
 
