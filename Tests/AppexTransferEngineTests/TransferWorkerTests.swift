@@ -32,8 +32,13 @@ import Testing
         let running = start(worker(idle: .seconds(60)))
         #expect(await eventually { FileManager.default.fileExists(atPath: self.socketPath) })
         let task = try registry.addTransfer(SampleTransfers.download(server.url("/bytes/100000"), into: test.home.groupsDirectory))
-        // Idle, it would not look at the registry again for a minute.
-        try UnixSocket.connect(to: socketPath).close()
+        // Idle, it would not look at the registry again for a minute. The socket's file is there
+        // from bind, a moment before the worker listens, when a connection is refused.
+        #expect(await eventually {
+            guard let connection = try? UnixSocket.connect(to: self.socketPath) else { return false }
+            connection.close()
+            return true
+        }, "the worker listens")
         let ended = await eventually(seconds: 10) { (try? self.registry.transfer(task.id))??.state == .completed }
         running.cancel()
         _ = try await running.value
