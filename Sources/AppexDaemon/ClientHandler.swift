@@ -56,7 +56,8 @@ final class ClientHandler: Sendable {
             return
         }
         let handler = ClientHandler(client: record, supervisor: supervisor)
-        connection.start { incoming in
+        // On the event loop: a thousand idle clients hold no thread and no buffer each.
+        connection.start(reading: .eventLoop) { incoming in
             handler.handle(incoming)
         } onClose: { closure in
             if case .protocolError(let error) = closure {

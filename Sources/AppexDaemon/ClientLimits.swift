@@ -4,9 +4,10 @@
 public struct ClientLimits: Sendable {
     /// How long a new connection has to send `Hello`.
     public var handshakeDeadline: Duration
-    /// The most connections that may wait for their handshake at once. One more closes the
-    /// connection that has waited longest: a real client greets at once, so only a silent
-    /// one is pushed out.
+    /// The most connections that may wait for their handshake at once having sent nothing.
+    /// One more closes the silent connection that has waited longest: a real client greets
+    /// at once, so only a silent one is pushed out, even while a burst of greetings waits
+    /// to be read.
     public var waitingForHandshake: Int
     /// The most connections one process may hold at once, greeted or not.
     public var perProcess: Int

@@ -9,7 +9,8 @@ import Synchronization
 extension Supervisor {
     /// Adds `client` if the limits allow it, and gives it until the handshake deadline to say
     /// `Hello`. Returns why it was refused, or nil if it was admitted. To make room, the
-    /// connection that has waited longest for its handshake may be closed, and told why.
+    /// connection that has waited longest for its handshake, having sent nothing, may be
+    /// closed, and told why.
     func admit(_ client: ClientRecord) -> String? {
         let limits = configuration.clientLimits
         let pid = client.credentials.processID
@@ -18,9 +19,11 @@ extension Supervisor {
             guard held < limits.perProcess else {
                 return ("process \(pid) already holds \(held) connections to appexd, the most one process may", nil)
             }
-            let waiting = state.clients.values.filter { $0.version == 0 }
+            // Only the silent count: a connection whose Hello has come, but has not been read
+            // or answered yet (a burst of clients can outrun the event loop), waits for appexd.
+            let silent = state.clients.values.filter { $0.version == 0 && !$0.connection.peerHasSentAnything }
             var pushedOut: ClientRecord?
-            if waiting.count >= limits.waitingForHandshake, let longest = waiting.min(by: { $0.id < $1.id }) {
+            if silent.count >= limits.waitingForHandshake, let longest = silent.min(by: { $0.id < $1.id }) {
                 state.clients[longest.id] = nil
                 pushedOut = longest
             }
@@ -28,7 +31,7 @@ extension Supervisor {
             return (nil, pushedOut)
         }
         if let pushedOut {
-            Self.refuse(pushedOut, "it had not sent Hello while \(limits.waitingForHandshake) newer connections waited for their handshake")
+            Self.refuse(pushedOut, "it had sent nothing while \(limits.waitingForHandshake) newer connections waited for their handshake")
         }
         guard refusal == nil else { return refusal }
         let deadline = Int(limits.handshakeDeadline.milliseconds)

@@ -2,6 +2,7 @@ import AppexLocking
 public import AppexSystem
 public import AppexWire
 public import Foundation
+import Synchronization
 
 /// A framed, message-level connection over a Unix stream socket, with descriptor passing.
 ///
@@ -19,12 +20,14 @@ public final class Connection: Sendable, CustomStringConvertible {
     /// For logs: what the other end is.
     public let name: String
     /// The socket. Owned by the connection, closed when the reader ends.
-    private let socket: FileDescriptor
+    let socket: FileDescriptor
     /// What the connection guards against, if its peer is not trusted.
-    private let untrusted: UntrustedPeer?
+    let untrusted: UntrustedPeer?
     private let sendLock = Locked(())
     private let state = Locked(State())
     private let calls = PendingCalls()
+    /// Whether anything has been read from the peer.
+    private let hasRead = Atomic(false)
 
     private struct State {
         var started = false
@@ -60,6 +63,15 @@ public final class Connection: Sendable, CustomStringConvertible {
         // Under the send lock, as a send: the closure is set before the socket is closed
         // under it, so a connection with no closure still has its own descriptor here.
         sendLock.withLock { _ in closure != nil || socket.peerHasHungUp }
+    }
+
+    /// Whether the peer has sent anything yet: bytes this side has read, or bytes (or its
+    /// hang-up) waiting to be read. Never waits: while a send holds the socket, only what
+    /// was read counts.
+    public var peerHasSentAnything: Bool {
+        if hasRead.load(ordering: .acquiring) { return true }
+        // Under the send lock, as ``peerHasHungUp``, so the descriptor is still this connection's.
+        return sendLock.withLockIfAvailable { _ in closure == nil && ((try? UnixSocket.waitForInput(socket, timeout: .zero)) ?? false) } ?? false
     }
 
     /// Sends one message, with `descriptors` in its slots 0, 1, …. The descriptors stay
@@ -133,24 +145,35 @@ public final class Connection: Sendable, CustomStringConvertible {
         return incoming
     }
 
-    /// Starts the reader thread. `handler` gets every message that isn't the answer to a
-    /// ``call(_:descriptors:)``; `onClose` runs once, last, when the connection ends.
-    public func start(handler: @escaping @Sendable (IncomingMessage) -> Void,
+    /// Starts reading, on a thread of the connection's own or on the process's event loop
+    /// (``ConnectionReading``). `handler` gets every message that isn't the answer to a
+    /// ``call(_:descriptors:)``, in order; `onClose` runs once, last, when the connection ends.
+    public func start(reading: ConnectionReading = .ownThread, handler: @escaping @Sendable (IncomingMessage) -> Void,
                       onClose: @escaping @Sendable (ConnectionClosure) -> Void = { _ in }) {
         let alreadyStarted = state.withLock { state in
             defer { state.started = true }
             return state.started
         }
         precondition(!alreadyStarted, "Connection.start called twice on \(name)")
-        let thread = Thread { [self] in
-            let closure = readLoop(handler: handler)
-            if untrusted != nil, case .protocolError(let error) = closure { tellPeer(error) }
-            finish(closure)
-            onClose(closure)
+        switch reading {
+        case .ownThread:
+            let thread = Thread { [self] in
+                end(readLoop(handler: handler), onClose: onClose)
+            }
+            thread.name = "appex-\(name)"
+            thread.stackSize = 1 << 20
+            thread.start()
+        case .eventLoop:
+            EventLoopReader(connection: self, handler: handler, onClose: onClose).start()
         }
-        thread.name = "appex-\(name)"
-        thread.stackSize = 1 << 20
-        thread.start()
+    }
+
+    /// Ends the connection once its reading has: tells the peer what was wrong with its
+    /// bytes, if they were at fault, closes, and runs `onClose`.
+    func end(_ closure: ConnectionClosure, onClose: (ConnectionClosure) -> Void) {
+        if untrusted != nil, case .protocolError(let error) = closure { tellPeer(error) }
+        finish(closure)
+        onClose(closure)
     }
 
     /// Closes the connection: the reader stops and `onClose` gets ``ConnectionClosure/closedLocally``.
@@ -189,62 +212,91 @@ public final class Connection: Sendable, CustomStringConvertible {
         sendLock.withLock { _ in socket.close() }
     }
 
+    /// Reads on the calling thread, blocked until bytes come, until the connection ends.
     private func readLoop(handler: (IncomingMessage) -> Void) -> ConnectionClosure {
-        var decoder = FrameDecoder()
-        var received: [FileDescriptor] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var frameBegan: ContinuousClock.Instant?
-        var held = 0
+        var inbound = Inbound()
+        var buffer = [UInt8](repeating: 0, count: Inbound.readSize)
         while true {
-            let before = received.count
-            let count: Int
-            do {
-                if let frameDeadline = untrusted?.frameDeadline, let frameBegan,
+            do throws(SystemError) {
+                if let frameDeadline = untrusted?.frameDeadline, let frameBegan = inbound.frameBegan,
                    try !UnixSocket.waitForInput(socket, timeout: frameBegan + frameDeadline - .now) {
-                    return .protocolError(WireError(.incompleteFrame, at: decoder.streamOffset,
-                                                    "\(decoder.bufferedByteCount) bytes of a frame came, and not the rest within \(frameDeadline)"))
-                }
-                count = try buffer.withUnsafeMutableBytes { raw in
-                    try UnixSocket.receive(socket, into: raw, descriptors: &received)
-                }
-            } catch let error as SystemError {
-                if let closure = self.closure { return closure }
-                return error.errno == EMSGSIZE ? .protocolError(WireError(.descriptorMismatch, at: decoder.streamOffset, "more descriptors arrived than one read may take")) : .systemError(error)
-            } catch {
-                return .systemError(SystemError("recvmsg", errno: EIO))
-            }
-            if count == 0 { return self.closure ?? .endOfStream }
-            decoder.receive(buffer[..<count], descriptors: received.count - before)
-            var decoded = false
-            do {
-                while let frame = try decoder.nextFrame() {
-                    decoded = true
-                    let descriptors = Array(received.prefix(frame.descriptorCount))
-                    received.removeFirst(frame.descriptorCount)
-                    let message = try WireMessage(frame)
-                    let incoming = IncomingMessage(message: message, descriptors: descriptors)
-                    if let number = message.callNumber, calls.resume(number, with: .success(incoming)) { continue }
-                    handler(incoming)
+                    return incompleteFrame(inbound, frameDeadline)
                 }
             } catch {
-                return .protocolError(error)
+                return self.closure ?? .systemError(error)
             }
-            // What is left came with frames not yet whole: it counts against the peer's share.
-            if let account = untrusted?.descriptors, received.count != held {
-                held = received.count
-                if let error = account.budget.hold(held, by: ObjectIdentifier(self), of: account.peer,
-                                                   refuse: { [weak self] in self?.refuse($0) }, offset: decoder.streamOffset) {
-                    return .protocolError(error)
-                }
+            let ended = buffer.withUnsafeMutableBytes { read(into: $0, inbound: &inbound, waiting: true, handler: handler) }
+            if case .ended(let closure) = ended { return closure }
+        }
+    }
+
+    /// What one read came to.
+    enum ReadStep {
+        /// Frames were delivered, or bytes of one not yet whole were kept.
+        case read
+        /// Nothing was there to read (only without waiting).
+        case nothingToRead
+        /// The connection ended, for this reason.
+        case ended(ConnectionClosure)
+    }
+
+    /// Reads what the peer sent into `buffer`, waiting for it or not, and delivers each frame
+    /// that is whole: an answer to its call, anything else to `handler`.
+    func read(into buffer: UnsafeMutableRawBufferPointer, inbound: inout Inbound, waiting: Bool,
+                          handler: (IncomingMessage) -> Void) -> ReadStep {
+        let before = inbound.received.count
+        let count: Int
+        do throws(SystemError) {
+            count = try UnixSocket.receive(socket, into: buffer, descriptors: &inbound.received, waiting: waiting)
+        } catch {
+            if !waiting, error.errno == EAGAIN || error.errno == EWOULDBLOCK { return .nothingToRead }
+            if let closure = self.closure { return .ended(closure) }
+            return .ended(error.errno == EMSGSIZE
+                ? .protocolError(WireError(.descriptorMismatch, at: inbound.decoder.streamOffset, "more descriptors arrived than one read may take"))
+                : .systemError(error))
+        }
+        if count == 0 { return .ended(self.closure ?? .endOfStream) }
+        if !inbound.hasRead {
+            inbound.hasRead = true
+            hasRead.store(true, ordering: .releasing)
+        }
+        inbound.decoder.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), descriptors: inbound.received.count - before)
+        var decoded = false
+        do {
+            while let frame = try inbound.decoder.nextFrame() {
+                decoded = true
+                let descriptors = Array(inbound.received.prefix(frame.descriptorCount))
+                inbound.received.removeFirst(frame.descriptorCount)
+                let message = try WireMessage(frame)
+                let incoming = IncomingMessage(message: message, descriptors: descriptors)
+                if let number = message.callNumber, calls.resume(number, with: .success(incoming)) { continue }
+                handler(incoming)
             }
-            // What is left is the start of the next frame: its deadline runs from now if it
-            // is new, and from its first byte if it is the same frame as before.
-            if decoder.bufferedByteCount == 0 {
-                frameBegan = nil
-            } else if decoded || frameBegan == nil {
-                frameBegan = .now
+        } catch {
+            return .ended(.protocolError(error))
+        }
+        // What is left came with frames not yet whole: it counts against the peer's share.
+        if let account = untrusted?.descriptors, inbound.received.count != inbound.held {
+            inbound.held = inbound.received.count
+            if let error = account.budget.hold(inbound.held, by: ObjectIdentifier(self), of: account.peer,
+                                               refuse: { [weak self] in self?.refuse($0) }, offset: inbound.decoder.streamOffset) {
+                return .ended(.protocolError(error))
             }
         }
+        // What is left is the start of the next frame: its deadline runs from now if it
+        // is new, and from its first byte if it is the same frame as before.
+        if inbound.decoder.bufferedByteCount == 0 {
+            inbound.frameBegan = nil
+        } else if decoded || inbound.frameBegan == nil {
+            inbound.frameBegan = .now
+        }
+        return .read
+    }
+
+    /// The closure for a frame of which `inbound` holds the start, not whole within `frameDeadline`.
+    func incompleteFrame(_ inbound: Inbound, _ frameDeadline: Duration) -> ConnectionClosure {
+        .protocolError(WireError(.incompleteFrame, at: inbound.decoder.streamOffset,
+                                 "\(inbound.decoder.bufferedByteCount) bytes of a frame came, and not the rest within \(frameDeadline)"))
     }
 
     /// Tells the peer what was wrong with its bytes, as the connection closes. The peer

@@ -93,16 +93,17 @@ public enum UnixSocket {
 
     /// Receives up to `buffer.count` bytes and the descriptors that came with them.
     /// Returns 0 at end of stream. Throws `EMSGSIZE` as a ``SystemError`` if the peer sent
-    /// more descriptors than one receive may take (those were closed).
+    /// more descriptors than one receive may take (those were closed). Without `waiting`,
+    /// a socket with nothing to read throws `EAGAIN` at once.
     public static func receive(_ socket: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer,
-                               descriptors: inout [FileDescriptor]) throws(SystemError) -> Int {
+                               descriptors: inout [FileDescriptor], waiting: Bool = true) throws(SystemError) -> Int {
         var fdCount: Int32 = 0
         var truncated: Int32 = 0
         // Every read runs this, so the descriptor slots live on the stack, not the heap.
         let got = try withUnsafeTemporaryAllocation(of: Int32.self, capacity: maximumDescriptorsPerSend) { fds throws(SystemError) in
             let got = try retrying("recvmsg") {
                 appex_receive_with_fds(socket.rawValue, buffer.baseAddress, buffer.count,
-                                       fds.baseAddress, Int32(fds.count), &fdCount, &truncated)
+                                       fds.baseAddress, Int32(fds.count), &fdCount, &truncated, waiting ? 0 : 1)
             }
             descriptors += fds.prefix(Int(fdCount)).map { FileDescriptor(owning: $0) }
             return got

@@ -56,7 +56,7 @@ ssize_t appex_send_with_fds(int socket, const void *bytes, size_t length, const 
 }
 
 ssize_t appex_receive_with_fds(int socket, void *bytes, size_t capacity,
-                               int *fds, int fdCapacity, int *fdCount, int *truncated) {
+                               int *fds, int fdCapacity, int *fdCount, int *truncated, int dontWait) {
     struct iovec vector = { .iov_base = bytes, .iov_len = capacity };
     union {
         char buffer[CMSG_SPACE(sizeof(int) * APPEX_MAX_FDS_PER_MESSAGE)];
@@ -70,7 +70,7 @@ ssize_t appex_receive_with_fds(int socket, void *bytes, size_t capacity,
     *truncated = 0;
     ssize_t received;
     do {
-        received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+        received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC | (dontWait ? MSG_DONTWAIT : 0));
     } while (received < 0 && errno == EINTR);
     if (received < 0) return received;
     if (message.msg_flags & MSG_CTRUNC) *truncated = 1;

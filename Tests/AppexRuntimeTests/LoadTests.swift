@@ -87,11 +87,15 @@ final class LoadTests {
         let residentAgain = ProcessMemory.residentBytes(of: daemon) ?? 0
         #expect(residentAgain < residentAfter + 12 << 20, "appexd's memory: \(residentAfter >> 10) KiB after the first round, \(residentAgain >> 10) KiB after the second")
 
-        let latencies = reports.flatMap(\.latenciesMilliseconds)
+        let byExpectation = reports.reduce(into: [String: [Double]]()) { all, report in all.merge(report.latenciesMilliseconds, uniquingKeysWith: +) }
+        let latencies = byExpectation.values.flatMap { $0 }
         try #require(!latencies.isEmpty)
         func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
-        print("load: \(hosts) hosts × \(requests) requests in \(elapsed): \(ended); latency p50 \(ms(LoadHosts.quantile(latencies, 0.5))),"
-              + " p99 \(ms(LoadHosts.quantile(latencies, 0.99))), max \(ms(latencies.max() ?? 0)); appexd \(residentBefore >> 10) KiB resident before,"
+        func spread(_ values: [Double]) -> String {
+            "p50 \(ms(LoadHosts.quantile(values, 0.5))), p99 \(ms(LoadHosts.quantile(values, 0.99))), max \(ms(values.max() ?? 0))"
+        }
+        let kinds = byExpectation.keys.sorted().map { "\($0) \(spread(byExpectation[$0]!))" }.joined(separator: "; ")
+        print("load: \(hosts) hosts × \(requests) requests in \(elapsed): \(ended); latency \(spread(latencies)) (\(kinds)); appexd \(residentBefore >> 10) KiB resident before,"
               + " \(residentPeak >> 10) KiB at the end of the load, \(residentAfter >> 10) KiB after, \(residentAgain >> 10) KiB after a second round as big; \(before.descriptors) descriptors and"
               + " \(before.threads) threads before, \(after.descriptors) and \(after.threads) after; extension processes 0 before, 0 after")
     }

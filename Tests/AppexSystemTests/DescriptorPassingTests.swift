@@ -148,7 +148,7 @@ import Testing
         var fds: [Int32] = [-1, -1]
         var count: Int32 = 0
         var truncated: Int32 = 0
-        let got = appex_receive_with_fds(right.rawValue, &byte, 1, &fds, 2, &count, &truncated)
+        let got = appex_receive_with_fds(right.rawValue, &byte, 1, &fds, 2, &count, &truncated, 0)
         #expect(got == 1)
         #expect(count == 2)
         #expect(truncated == 1)

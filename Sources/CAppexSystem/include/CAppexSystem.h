@@ -18,10 +18,11 @@ ssize_t appex_send_with_fds(int socket, const void *bytes, size_t length, const 
 
 /// Receives up to `capacity` bytes and any descriptors that came with them, close-on-exec.
 /// `*fdCount` is set to the number received. If the sender sent more descriptors than
-/// `fdCapacity`, the extras are closed and `*truncated` is set to 1.
+/// `fdCapacity`, the extras are closed and `*truncated` is set to 1. With `dontWait`, a
+/// socket with nothing to read fails with EAGAIN instead of blocking.
 /// Returns the number of bytes read, 0 at end of stream.
 ssize_t appex_receive_with_fds(int socket, void *bytes, size_t capacity,
-                               int *fds, int fdCapacity, int *fdCount, int *truncated);
+                               int *fds, int fdCapacity, int *fdCount, int *truncated, int dontWait);
 
 /// Accepts the next connection on `listener`, close-on-exec (accept4).
 int appex_accept(int listener);

@@ -15,7 +15,8 @@ enum LoadHosts {
 
     /// What one host reports.
     struct Report: Decodable, Sendable {
-        var latenciesMilliseconds: [Double]
+        /// Each request's latency, begin to outcome, by what it was expected to do.
+        var latenciesMilliseconds: [String: [Double]]
         var ended: [String: Int]
         var wrong: [String]
         var wrongCount: Int

@@ -10,15 +10,17 @@ import Glibc
 // took and what each connection was told. Runs apart from the tests, so thousands of open
 // descriptors never meet Foundation's Process.run there (it crashed reading /proc/self/fd).
 //
-// With DESCRIPTORS, each connection says Hello and then begins a frame that carries that
-// many descriptors (copies of /dev/null) and never finishes it, so the reader holds them.
+// With DESCRIPTORS, each connection says Hello, as a real client does, and then, if DESCRIPTORS
+// is more than 0, begins a frame that carries that many descriptors (copies of /dev/null) and
+// never finishes it, so the reader holds them. With 0 it stays greeted and idle.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5 || arguments.count == 6, let count = Int(arguments[2]), let seconds = Double(arguments[3]) else {
     FileHandle.standardError.write(Data("usage: AppexConnectionFlood SOCKET COUNT SECONDS MARKER [DESCRIPTORS]\n".utf8))
     exit(2)
 }
-let carried = arguments.count == 6 ? Int(arguments[5]) ?? 0 : 0
+let greeted = arguments.count == 6
+let carried = greeted ? Int(arguments[5]) ?? 0 : 0
 var limit = rlimit()
 getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 limit.rlim_cur = min(limit.rlim_max, rlim_t(count + 64))
@@ -36,10 +38,8 @@ let started = ContinuousClock.now
 let sockets = try (0..<count).map { _ in
     let socket = try UnixSocket.connect(to: arguments[1])
     // Greeted at once, as a real client does, so none is pushed out for waiting.
-    if carried > 0 {
-        _ = try? hello.withUnsafeBytes { try UnixSocket.send(socket, $0) }
-        _ = try? begun.withUnsafeBytes { try UnixSocket.send(socket, $0, descriptors: Array(repeating: null, count: carried)) }
-    }
+    if greeted { _ = try? hello.withUnsafeBytes { try UnixSocket.send(socket, $0) } }
+    if carried > 0 { _ = try? begun.withUnsafeBytes { try UnixSocket.send(socket, $0, descriptors: Array(repeating: null, count: carried)) } }
     return socket
 }
 let opened = ContinuousClock.now - started
@@ -73,7 +73,7 @@ for index in received.indices where polled[index].fd == -1 {
     var messages: [WireMessage] = []
     while let frame = try? decoder.nextFrame(), let message = try? WireMessage(frame) { messages.append(message) }
     // A greeted connection was welcomed first.
-    if carried > 0, case .welcome? = messages.first { messages.removeFirst() }
+    if greeted, case .welcome? = messages.first { messages.removeFirst() }
     let key: String
     if messages.count == 1, case .failure(let failure) = messages[0] {
         key = "\(failure.error.code): \(failure.error.message)"

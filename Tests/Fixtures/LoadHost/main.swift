@@ -16,7 +16,8 @@ import Foundation
 // refusal to begin while it is away (the chaos test kills it).
 // Each outcome comes through Apple's three blocks, and each request must get exactly one:
 // none within 60 s is lost, a second is doubled. Prints, as JSON, each request's latency
-// (begin to outcome, in ms), how many ended which way, and what went wrong.
+// (begin to outcome, in ms), by what the request was expected to do, how many ended which
+// way, and what went wrong.
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let count = Int(arguments[1]) else {
@@ -90,7 +91,7 @@ for identifier in Set(plan.map(\.identifier)) {
     extensions[identifier] = found
 }
 
-var latencies: [Double] = []
+var latencies: [String: [Double]] = [:]
 var ended: [String: Int] = [:]
 var wrong: [String] = []
 var lost = 0
@@ -119,7 +120,7 @@ for index in 0..<count {
         continue
     }
     let elapsed = ContinuousClock.now - started
-    latencies.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    latencies[expectation, default: []].append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
     let expected = switch expectation {
     case "completed": ending.kind == "completed" && ending.detail == text
     case "cancelled": ending.kind == "cancelled" && ending.detail == "\(NSCocoaErrorDomain) \(NSUserCancelledError)"

@@ -1,0 +1,79 @@
+import AppexCore
+import AppexIPC
+import AppexSamples
+import AppexSystem
+import AppexTesting
+import AppexWire
+import Foundation
+import Testing
+
+/// A thousand hosts that greet appexd and then say nothing, as open share sheets and widget
+/// walls do, cost it little: no thread and no read buffer each (docs/runtime.md,
+/// "Connections"). A thread and a 64 KiB buffer per connection cost 87 MiB for these.
+/// A new client is served meanwhile; how fast is printed, not asserted (the machines are shared).
+@Suite(.serialized, .timeLimit(.minutes(5)))
+final class IdleConnectionsTests {
+    let world: FaultWorld
+
+    init() async throws {
+        world = try FaultWorld()
+        try await world.startDaemon()
+    }
+
+    @Test func aThousandGreetedIdleConnectionsCostAppexdLittleAndANewClientIsServed() async throws {
+        let (processes, connections) = (8, 125)
+        let daemon = try #require(world.daemons().first)
+        // A first client, so that what appexd makes once for any client is made before.
+        _ = try await Self.pingRoundTrip(world.test.home.daemonSocketURL.path)
+        let before = try #require(ProcessMemory.footprint(of: [daemon]))
+        let descriptorsBefore = ResourceCounts.held(by: daemon).descriptors
+
+        let runner = CommandRunner(executable: AppexBuild.products.appendingPathComponent("AppexConnectionFlood"), environment: world.test.environment)
+        let markers = (0..<processes).map { world.root.appendingPathComponent("idle-\($0)") }
+        let floods = markers.map { marker in
+            Task { [runner, socket = world.test.home.daemonSocketURL.path] in
+                try await runner.run([socket, String(connections), "20", marker.path, "0"])
+            }
+        }
+        #expect(await eventually(seconds: 120) { markers.allSatisfy { FileManager.default.fileExists(atPath: $0.path) } }, "every process opened its connections")
+        #expect(await eventually(seconds: 30) { ResourceCounts.held(by: daemon).descriptors >= descriptorsBefore + processes * connections },
+                "appexd accepted them all: \(ResourceCounts.held(by: daemon).descriptors - descriptorsBefore)")
+        // Time to read every Hello and answer it.
+        try await Task.sleep(for: .seconds(2))
+        let during = try #require(ProcessMemory.footprint(of: [daemon]))
+        let threads = ResourceCounts.held(by: daemon).threads
+        let roundTrip = try await Self.pingRoundTrip(world.test.home.daemonSocketURL.path)
+
+        for flood in floods {
+            let result = try await flood.value
+            try #require(result.status == 0, "\(result.standardError)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            #expect(report["stillOpen"] as? Int == connections, "appexd closed none of them: \(report)")
+        }
+        let grown = Int64(during) - Int64(before)
+        print("idle connections: \(processes * connections) greeted and idle; appexd's footprint \(before >> 10) KiB before, \(during >> 10) KiB"
+              + " with them (\(grown / 1024) KiB, \(grown / Int64(processes * connections)) bytes each), \(threads) threads; a new client's ping"
+              + " answered in \(roundTrip) while they were held")
+        if !Sanitizers.areActive {
+            #expect(grown < 10 << 20, "appexd's footprint grew by \(grown >> 10) KiB for \(processes * connections) idle connections")
+        }
+    }
+
+    /// Connects to appexd as a new client, greets it, and times one `Ping` answered.
+    static func pingRoundTrip(_ path: String) async throws -> Duration {
+        let connection = Connection(socket: try UnixSocket.connect(to: path), name: "appexd")
+        defer { connection.close() }
+        let (welcomes, welcomed) = AsyncStream<Void>.makeStream()
+        connection.start { incoming in
+            if case .welcome = incoming.message { welcomed.yield() }
+        } onClose: { _ in welcomed.finish() }
+        try connection.send(.hello(Hello(role: .host, name: "idle connections test")))
+        var waiting = welcomes.makeAsyncIterator()
+        try #require(await waiting.next() != nil, "appexd welcomed the client")
+        let started = ContinuousClock.now
+        let answer = try await connection.call { .ping(Call($0)) }
+        let elapsed = ContinuousClock.now - started
+        #expect(answer.message.name == "Pong")
+        return elapsed
+    }
+}
