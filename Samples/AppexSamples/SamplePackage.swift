@@ -16,10 +16,13 @@ public enum SamplePackage {
         try built.get()
     }
 
-    /// The build folder: `samples` in the running program's, so that each configuration and
+    /// The build folder: `samples` in the running program's (``buildFolder(named:)``).
+    public static var scratch: URL { buildFolder(named: "samples") }
+
+    /// A build folder named `name` in the running program's, so that each configuration and
     /// each sanitizer's build has its own (`.build/samples`, `.build/sanitize-thread/samples`).
-    public static var scratch: URL {
-        AppexBuild.products.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("samples")
+    public static func buildFolder(named name: String) -> URL {
+        AppexBuild.products.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(name)
     }
 
     /// `swift build`'s options besides the folders: the running program's configuration (the
@@ -35,9 +38,15 @@ public enum SamplePackage {
     }
 
     /// The first caller builds; the others in the process wait for it.
-    private static let built = Result { () throws(SampleBuildError) -> URL in
-        let products = try build(sources, into: scratch, options: options)
-        return products.appendingPathComponent(AppexBuild.products.deletingLastPathComponent().lastPathComponent)
+    private static let built = Result { () throws(SampleBuildError) -> URL in try buildLikeTheRunningProgram(sources, into: scratch) }
+
+    /// Builds the package at `package` into `scratch` in the running program's configuration
+    /// and with its sanitizer (``options``), as the samples' package is built, and returns
+    /// the folder that holds its programs: the package of an author's extension, or of test
+    /// fixtures that must be built as one is.
+    public static func buildLikeTheRunningProgram(_ package: URL, into scratch: URL) throws(SampleBuildError) -> URL {
+        try build(package, into: scratch, options: options)
+            .appendingPathComponent(AppexBuild.products.deletingLastPathComponent().lastPathComponent)
             .appendingPathComponent(AppexBuild.products.lastPathComponent)
     }
 
@@ -82,7 +91,8 @@ public enum SamplePackage {
     }
 }
 
-/// Why the samples' package could not be built: what failed, and what to do.
+/// Why the samples' package, or another built as it is, could not be built: what failed,
+/// and what to do.
 public enum SampleBuildError: Error, Sendable, CustomStringConvertible {
     case noSources(URL)
     case noSwift
@@ -92,13 +102,13 @@ public enum SampleBuildError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noSources(let folder):
-            "the samples' package isn't at \(folder.path) (no Package.swift there): the sample apps are built from an Appex source checkout; run appex from one"
+            "no package is at \(folder.path) (no Package.swift there): the sample apps and the tests' fixtures are built from an Appex source checkout; run appex from one"
         case .noSwift:
-            "no swift on PATH, nor in /opt/swift/usr/bin or /usr/bin, to build the samples' package with: install a Swift toolchain, or put it on PATH"
+            "no swift on PATH, nor in /opt/swift/usr/bin or /usr/bin, to build the sample apps' package with: install a Swift toolchain, or put it on PATH"
         case .couldNotRun(let swift, let reason):
-            "couldn't run \(swift.path) to build the samples' package: \(reason)"
+            "couldn't run \(swift.path) to build a package: \(reason)"
         case .failed(let command, let status, let log, let tail):
-            "building the samples' package failed (status \(status)): \(command)\nIts whole output is in \(log.path); the end of it:\n\(tail)"
+            "building the package failed (status \(status)): \(command)\nIts whole output is in \(log.path); the end of it:\n\(tail)"
         }
     }
 }

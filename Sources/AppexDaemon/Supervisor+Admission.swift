@@ -37,7 +37,9 @@ extension Supervisor {
         let deadline = Int(limits.handshakeDeadline.milliseconds)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(deadline)) { [self] in
             let silent = state.withLock { state -> ClientRecord? in
-                guard let record = state.clients[client.id], record.version == 0 else { return nil }
+                // One that has sent something has done its part: its Hello waits to be read,
+                // and if it is not a whole Hello, the frame deadline or the handshake closes it.
+                guard let record = state.clients[client.id], record.version == 0, !record.connection.peerHasSentAnything else { return nil }
                 state.clients[client.id] = nil
                 return record
             }

@@ -31,7 +31,7 @@ struct SamplePackageTests {
         #expect(try String(contentsOf: log, encoding: .utf8).contains("error:"), "the whole output is kept")
         #expect(log.path.hasPrefix(scratch.path), "in the build folder")
         let description = "\(failure!)"
-        #expect(description.contains("building the samples' package failed (status 1)") && description.contains(log.path), "\(description)")
+        #expect(description.contains("building the package failed (status 1)") && description.contains(log.path), "\(description)")
     }
 
     @Test func aFolderWithoutThePackageSaysToRunFromACheckout() throws {

@@ -54,6 +54,7 @@ final class DescriptorFloodTests {
         #expect(served.standardOutput.contains("served during the flood"), "\(served.standardOutput)")
 
         var refused = 0
+        var toldAll: [String: Int] = [:]
         for flooding in floods {
             let result = try await flooding.value
             try #require(result.status == 0, "\(result.standardError)")
@@ -63,9 +64,10 @@ final class DescriptorFloodTests {
             #expect(overShare.keys.allSatisfy { $0.hasPrefix("7: ") }, "a protocol error, with the reason: \(told)")
             #expect(report["stillOpen"] as? Int == 4, "its share is held, the rest refused: \(report)")
             refused += overShare.values.reduce(0, +)
+            toldAll.merge(told, uniquingKeysWith: +)
         }
         // Each process keeps four frames of 64, its share; the rest of its 120 are refused.
-        #expect(refused == 4 * (120 - 4), "\(refused) refused")
+        #expect(refused == 4 * (120 - 4), "\(refused) refused; the connections were told \(toldAll)")
         // appexd's sockets for 480 connections, and four processes' shares of 256.
         #expect(during - before < 480 + 4 * 256 + 64, "appexd held \(during) descriptors during the flood, \(before) before")
         print("descriptor flood: appexd held \(before) descriptors before, \(during) during; \(refused) connections refused for their share")

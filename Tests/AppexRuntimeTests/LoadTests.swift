@@ -16,8 +16,15 @@ final class LoadTests {
 
     init() async throws {
         world = try FaultWorld()
-        try await world.install("echo", "neverAnswers", "crashInRequest")
+        // Built as an author's extension is, so appexd forks it from its launcher: the load
+        // measures the runtime extensions get, not the spawn of a statically linked one.
+        let program = try await FixturePackage.program("LoadExtension")
+        try await world.install([("echo", "EchoHandler"), ("neverAnswers", "SilentHandler"), ("crashInRequest", "CrashingHandler")].map {
+            FaultWorld.Plugin(fault: $0, principalClass: "LoadExtension.\($1)", executable: program)
+        })
         try await world.startDaemon()
+        // Ready once appexd says so: a launch before then is spawned.
+        #expect(await eventually(seconds: 60) { self.world.daemonLog.contains(" is ready: it starts extensions linked to ") }, "\(world.daemonLog)")
     }
 
     /// What each host asks, in turn: mostly requests that complete, with one the host cancels
@@ -44,7 +51,16 @@ final class LoadTests {
         let residentBefore = ProcessMemory.residentBytes(of: daemon) ?? 0
 
         let started = ContinuousClock.now
-        let runs = try await LoadHosts.run(hosts: hosts, requests: requests, plan: Self.plan, world: world)
+        let running = try LoadHosts.start(hosts: hosts, requests: requests, plan: Self.plan, world: world)
+        // The extensions are forked from the launcher (their /proc/PID/exe is it), not spawned.
+        var launched: [Int32] = []
+        _ = await eventually(seconds: 30) {
+            launched = self.world.extensionProcesses().filter { ProcessTree.name(of: $0) != "appex-init" }
+            return !launched.isEmpty
+        }
+        let executables = launched.compactMap(FaultWorld.executable(of:))
+        #expect(!executables.isEmpty && executables.allSatisfy { $0.hasSuffix("/appex-launcher") }, "forked from the launcher: \(Set(executables))")
+        let runs = await running.finish()
         let reports = runs.compactMap(\.report)
         let elapsed = ContinuousClock.now - started
         let residentPeak = ProcessMemory.residentBytes(of: daemon) ?? 0

@@ -42,7 +42,7 @@ extension FaultWorld {
             }
         }
         holdings.files = ResourceCounts.openDescriptors(under: root)
-        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        let maps = KernelFile.text(at: "/proc/self/maps", limit: 16 << 20) ?? ""
         holdings.taggedMemory += maps.split(separator: "\n").filter { $0.contains(tag) }.count
         return holdings
     }

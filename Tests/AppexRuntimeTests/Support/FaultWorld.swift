@@ -240,7 +240,9 @@ final class FaultWorld: Sendable {
             guard let executable = Self.executable(of: pid) else { return false }
             if executable.hasPrefix(prefix) { return true }
             guard executable.hasSuffix("/appex-launcher") else { return false }
-            let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+            // Read to its end: Foundation read only the first page of /proc files, and a forked
+            // extension's program is mapped past the launcher's own libraries.
+            let maps = KernelFile.text(at: "/proc/\(pid)/maps") ?? ""
             return maps.contains(" " + prefix)
         }
         let inits = running.compactMap { ProcessTree.parent(of: $0) }.filter { ProcessTree.name(of: $0) == "appex-init" }
