@@ -256,10 +256,7 @@ public final class Connection: Sendable, CustomStringConvertible {
                 : .systemError(error))
         }
         if count == 0 { return .ended(self.closure ?? .endOfStream) }
-        if !inbound.hasRead {
-            inbound.hasRead = true
-            hasRead.store(true, ordering: .releasing)
-        }
+        if !hasRead.load(ordering: .relaxed) { hasRead.store(true, ordering: .releasing) }
         inbound.decoder.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), descriptors: inbound.received.count - before)
         var decoded = false
         do {

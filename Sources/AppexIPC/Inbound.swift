@@ -14,6 +14,4 @@ struct Inbound {
     var frameBegan: ContinuousClock.Instant?
     /// How many of `received` count against the peer's share of descriptors.
     var held = 0
-    /// Whether any byte has been read, which the connection is told once.
-    var hasRead = false
 }
