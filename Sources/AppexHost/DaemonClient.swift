@@ -176,10 +176,24 @@ public final class DaemonClient: Sendable {
         return (started, nil)
     }
 
-    /// Tells the daemon the host has the request's outcome.
+    /// Tells the daemon the host has the request's outcome (``notify(_:)``).
     func end(_ requestID: UUID) {
-        try? connection.send(.endRequest(RequestReference(requestID)))
+        try? notify(.endRequest(RequestReference(requestID)))
     }
+
+    /// Tells appexd, within ``noticeDelay``, that a request began on a live session
+    /// (`RequestBegun`) or ended (`EndRequest`): with the host's next message to it, in the
+    /// same write, so that a host making requests one after another wakes appexd about once
+    /// a millisecond, not twice a request. appexd needs these only for deadlines and
+    /// idleness, and its answers to a request it hasn't heard of yet allow for the wait
+    /// (docs/runtime.md). Throws if the connection has closed.
+    func notify(_ notice: WireMessage) throws(ConnectionError) {
+        try connection.send(notice, within: Self.noticeDelay)
+    }
+
+    /// How long a request's notice may wait for the host's next message: longer than a warm
+    /// request takes, and far shorter than any limit or grace appexd counts from it.
+    static let noticeDelay = DispatchTimeInterval.milliseconds(1)
 
     private func call(_ message: (UInt64) -> WireMessage) async throws(ErrorInfo) -> IncomingMessage {
         do throws(ConnectionError) {

@@ -82,7 +82,7 @@ extension NSExtension {
     /// Starts a request with `items` whose extension talks with the host while it runs.
     /// Throws only if appexd refuses to start it.
     public func beginInteractiveRequest(withInputItems items: [NSExtensionItem]) async throws(ErrorInfo) -> InteractiveRequest {
-        let broker = try await RequestBroker.shared(home: home)
+        let broker = try await broker()
         let request = InteractiveRequest(identifier: UUID(), broker: broker)
         _ = try await broker.begin(identifier, items: items, requestID: request.identifier, owner: self,
                                    pointMessages: { request.receive($0) }) { _, outcome in

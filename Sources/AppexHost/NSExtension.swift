@@ -38,6 +38,9 @@ public final class NSExtension: Sendable {
 
     let home: AppexHome
     private let blocks = Locked(Blocks())
+    /// The broker of this extension's last request, which the next one reuses while its
+    /// daemon connection is open, rather than looking it up by home.
+    private let lastBroker = Locked<RequestBroker?>(nil)
 
     private init(summary: ExtensionSummary, home: AppexHome) {
         self.identifier = summary.identifier
@@ -155,7 +158,7 @@ public final class NSExtension: Sendable {
     /// Starts a request with `items` and returns its identifier; its outcome goes to one of
     /// the request blocks.
     public func beginExtensionRequest(withInputItems items: [NSExtensionItem]) async throws(ErrorInfo) -> UUID {
-        let broker = try await RequestBroker.shared(home: home)
+        let broker = try await broker()
         return try await broker.begin(identifier, items: items, owner: self) { [self] requestID, outcome in
             deliverToBlocks(requestID, outcome)
         }
@@ -177,7 +180,7 @@ public final class NSExtension: Sendable {
     /// Runs a request with `items` and returns how it ended. Throws only if appexd refuses
     /// to start it, such as for an extension that is disabled or no longer installed.
     public func request(withInputItems items: [NSExtensionItem]) async throws(ErrorInfo) -> ExtensionRequestOutcome {
-        let broker = try await RequestBroker.shared(home: home)
+        let broker = try await broker()
         let requestID = UUID()
         let outcome = OutcomeBox()
         let result: Result<ExtensionRequestOutcome, ErrorInfo> = await withTaskCancellationHandler {
@@ -196,6 +199,14 @@ public final class NSExtension: Sendable {
             broker.cancel(requestID)
         }
         return try result.get()
+    }
+
+    /// The broker for this extension's home: the last one, while it is connected.
+    func broker() async throws(ErrorInfo) -> RequestBroker {
+        if let last = lastBroker.withLock({ $0 }), last.isConnected { return last }
+        let broker = try await RequestBroker.shared(home: home)
+        lastBroker.withLock { $0 = broker }
+        return broker
     }
 
     private func deliverToBlocks(_ requestID: UUID, _ outcome: ExtensionRequestOutcome) {

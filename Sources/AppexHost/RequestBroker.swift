@@ -67,7 +67,7 @@ final class RequestBroker: Sendable {
     /// one lost its daemon.
     static func shared(home: AppexHome = .current) async throws(ErrorInfo) -> RequestBroker {
         let key = home.daemonSocketURL.standardizedFileURL.path
-        if let broker = brokers.withLock({ $0[key] }), broker.daemon.connection.closure == nil { return broker }
+        if let broker = brokers.withLock({ $0[key] }), broker.isConnected { return broker }
         let connected = RequestBroker(daemon: try await DaemonClient.connect(home: home))
         connected.daemon.setHandlers { [weak connected] interrupted in
             connected?.interrupted(interrupted)
@@ -82,13 +82,16 @@ final class RequestBroker: Sendable {
         }
         // Another task may have connected meanwhile: keep one broker per home.
         let broker = brokers.withLock { brokers in
-            if let existing = brokers[key], existing.daemon.connection.closure == nil { return existing }
+            if let existing = brokers[key], existing.isConnected { return existing }
             brokers[key] = connected
             return connected
         }
         if broker !== connected { connected.daemon.close() }
         return broker
     }
+
+    /// Whether the connection to appexd is open; a broker that lost it is replaced.
+    var isConnected: Bool { daemon.connection.closure == nil }
 
     /// The broker for `home` if this process has one.
     static func existing(home: AppexHome = .current) -> RequestBroker? {
@@ -168,7 +171,7 @@ final class RequestBroker: Sendable {
         }
         guard let session else { return nil }
         do throws(ConnectionError) {
-            try daemon.connection.send(.requestBegun(RequestBegun(requestID: requestID, sessionID: session.id)))
+            try daemon.notify(.requestBegun(RequestBegun(requestID: requestID, sessionID: session.id)))
         } catch {
             finish(requestID, .interrupted(ExtensionInterruption(.daemonGone, message: "appexd went away (\(error)) before the request began")), notifyDaemon: false)
         }

@@ -1,9 +1,11 @@
 // Not a benchmark: runs many requests to the benchmark extension and prints where their time
 // goes. For warm requests, per request, the wall-clock time and the CPU time and waits
 // (voluntary context switches) of each process (host, appexd, extension), which contention
-// on a shared machine inflates far less than latency; for cold ones, the median times to the
-// extension's main, to its beginRequest and to the outcome. Run it under `perf record -g` to
-// see where the CPU time goes (perf follows appexd and the extension, which this process starts).
+// on a shared machine inflates far less than latency, beside the socketpair ping-pong's in
+// the same run (under `taskset -c 0`, everything runs on one CPU); for cold ones, the
+// median times to the extension's main, to its beginRequest and to the outcome. Run it
+// under `perf record -g` to see where the CPU time goes (perf follows appexd and the
+// extension, which this process starts).
 //
 //   swift run -c release RequestProfile [host|raw|cold|cold-raw|cold-forked|cold-forked-raw] [COUNT] [conform]
 //
@@ -93,8 +95,10 @@ func warm(_ runtime: RuntimeHome) async throws -> String {
         try raw.end(requestID)
         return reply.pid
     }
-    let extensionPID = try await request()
+    _ = try await request()
     for _ in 0..<1_000 { _ = try await request() }  // warm up
+    // The pid the extension reports is its pid namespace's; appexd knows the host's.
+    guard let extensionPID = try await runtime.extensionProgramIDs().first else { throw BenchmarkFailure("appexd lists no extension process") }
     let processes = [("host", getpid()), ("appexd", daemon), ("extension", extensionPID)]
     let cpuBefore = processes.map { ProcessProbe.cpuMicroseconds(of: $0.1) ?? 0 }
     let waitsBefore = processes.map { ProcessProbe.voluntarySwitches(of: $0.1) }
@@ -112,7 +116,25 @@ func warm(_ runtime: RuntimeHome) async throws -> String {
         lines.append("  \(name) (pid \(pid)): \(String(format: "%.1f", cpu)) µs CPU and \(String(format: "%.1f", waits)) waits (voluntary context switches) each")
     }
     lines.append("  all three: \(String(format: "%.1f", total)) µs CPU each")
+    let baseline = pingPong()
+    lines.append("baseline, the same run: socketpair ping-pong, \(String(format: "%.1f", baseline.wall)) µs wall-clock and "
+        + "\(String(format: "%.1f", baseline.cpu)) µs CPU each; the request costs \(String(format: "%.1f", total / baseline.cpu))× its CPU "
+        + "and \(String(format: "%.1f", wall / baseline.wall))× its wall-clock")
     return lines.joined(separator: "\n")
+}
+
+/// The baseline: `count` round trips of the ping-pong (both its threads are in this process);
+/// the wall-clock and CPU time of each, in microseconds.
+func pingPong() -> (wall: Double, cpu: Double) {
+    guard let pingPong = try? PingPong() else { return (.nan, .nan) }
+    defer { pingPong.close() }
+    for _ in 0..<1_000 { pingPong.bounce() }  // warm up
+    let cpuBefore = ProcessProbe.cpuMicroseconds(of: getpid()) ?? 0
+    let start = ProcessProbe.now()
+    for _ in 0..<count { pingPong.bounce() }
+    let wall = Double(ProcessProbe.now() - start) / 1000 / Double(count)
+    let cpu = Double((ProcessProbe.cpuMicroseconds(of: getpid()) ?? 0) - cpuBefore) / Double(count)
+    return (wall, cpu)
 }
 
 // The home is a local of this block, so it is removed when the block ends, however it ends.
