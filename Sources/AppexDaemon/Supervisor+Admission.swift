@@ -35,12 +35,14 @@ extension Supervisor {
         }
         guard refusal == nil else { return refusal }
         let deadline = Int(limits.handshakeDeadline.milliseconds)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(deadline)) { [self] in
+        // Only the client's id waits for the deadline: the record holds the connection and a
+        // pidfd of its process, which must go when the client does, not seconds later.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(deadline)) { [self, id = client.id] in
             let silent = state.withLock { state -> ClientRecord? in
                 // One that has sent something has done its part: its Hello waits to be read,
                 // and if it is not a whole Hello, the frame deadline or the handshake closes it.
-                guard let record = state.clients[client.id], record.version == 0, !record.connection.peerHasSentAnything else { return nil }
-                state.clients[client.id] = nil
+                guard let record = state.clients[id], record.version == 0, !record.connection.peerHasSentAnything else { return nil }
+                state.clients[id] = nil
                 return record
             }
             if let silent { Self.refuse(silent, "it sent no Hello within \(Double(deadline) / 1000) s of connecting") }

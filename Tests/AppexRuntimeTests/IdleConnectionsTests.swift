@@ -59,6 +59,21 @@ final class IdleConnectionsTests {
         }
     }
 
+    /// A client that connects, asks and closes again and again, as `appex` commands and
+    /// polling hosts do, is served every time, and appexd lets go of each connection at once:
+    /// its socket, and the pidfd of the client's process it keeps with it.
+    @Test func aClientThatConnectsAndClosesAThousandTimesIsAlwaysServed() async throws {
+        let daemon = try #require(world.daemons().first)
+        _ = try await Self.pingRoundTrip(world.test.home.daemonSocketURL.path)
+        let descriptorsBefore = ResourceCounts.held(by: daemon).descriptors
+        for _ in 0..<1_000 {
+            _ = try await Self.pingRoundTrip(world.test.home.daemonSocketURL.path)
+        }
+        // Well before the handshake deadline (10 s), which held each client's pidfd until it passed.
+        #expect(await eventually(seconds: 5) { ResourceCounts.held(by: daemon).descriptors <= descriptorsBefore + 2 },
+                "appexd holds \(ResourceCounts.held(by: daemon).descriptors - descriptorsBefore) descriptors more than before")
+    }
+
     /// Connects to appexd as a new client, greets it, and times one `Ping` answered.
     static func pingRoundTrip(_ path: String) async throws -> Duration {
         let connection = Connection(socket: try UnixSocket.connect(to: path), name: "appexd")
