@@ -161,7 +161,7 @@ final class Supervisor: Sendable {
             throw Self.shuttingDownError
         }
         let controlClosed = DispatchSemaphore(value: 0)
-        control.start { [weak self] incoming in
+        control.start(reading: .eventLoop) { [weak self] incoming in
             self?.handleControl(incoming, session: sessionID)
         } onClose: { [weak self] closure in
             defer { controlClosed.signal() }

@@ -1,21 +1,22 @@
 import AppexSystem
 import Dispatch
-import Glibc
 
-/// Reads a connection on the process's event loop (``ConnectionReading/eventLoop``): a
-/// dispatch read source, whose handler reads what has come without waiting and delivers it.
+/// Reads a connection on the process's event loop (``ConnectionReading/eventLoop``): woken by
+/// the ``EventLoop`` when the socket has input or its peer hung up, it reads without waiting
+/// until nothing is left, delivers each whole frame, and asks to be woken again.
 ///
 /// It runs on a serial queue of the connection's own, which targets libdispatch's overcommit
 /// pool: a handler that blocks, such as appexd launching an extension for a request, takes a
 /// worker of its own for that time instead of holding up other connections, and an idle
-/// connection has none. Its state is touched only on that queue (the read handler, the frame
+/// connection has none. Its state is touched only on that queue (the reads, the frame
 /// deadline, the end), which is why it can be `@unchecked Sendable`.
 final class EventLoopReader: @unchecked Sendable {
     private let connection: Connection
     private let handler: @Sendable (IncomingMessage) -> Void
     private let onClose: @Sendable (ConnectionClosure) -> Void
     private let queue: DispatchQueue
-    private let source: any DispatchSourceRead
+    /// What names the socket to the event loop, once it watches it.
+    private var token: UInt64?
     private var inbound = Inbound()
     /// The start of the frame whose deadline is being watched, so that one frame read in
     /// many pieces is watched once.
@@ -28,32 +29,49 @@ final class EventLoopReader: @unchecked Sendable {
         self.handler = handler
         self.onClose = onClose
         queue = DispatchQueue(label: "appex-\(connection.name)")
-        source = DispatchSource.makeReadSource(fileDescriptor: connection.socket.rawValue, queue: queue)
     }
 
-    /// Starts watching the socket. The source keeps the reader until it is cancelled.
+    /// Starts watching the socket, on the reader's queue, so that its first wake-up finds
+    /// the token. The event loop keeps the reader until the connection ends.
     func start() {
-        source.setEventHandler { [self] in readAvailable() }
-        // The socket stays open until the source lets go of it, which it has by now.
-        source.setCancelHandler { [self] in
-            connection.end(ending ?? .closedLocally, onClose: onClose)
-            // The source's handlers hold the reader: letting go of them frees it.
-            source.setEventHandler(handler: nil)
-            source.setCancelHandler(handler: nil)
+        queue.async { [self] in
+            do throws(SystemError) {
+                token = try EventLoop.shared.watch(connection.socket) { [self] in
+                    queue.async { self.readAvailable() }
+                }
+            } catch {
+                end(connection.closure ?? .systemError(error))
+            }
         }
-        source.activate()
     }
 
-    /// Reads once what the socket holds; the source calls again while more is there.
+    /// Reads what the socket holds, to the end, then asks the event loop to wake the reader
+    /// at the next bytes or the hang-up. After ``readsPerTurn`` reads it lets the queue's
+    /// other work (the frame deadline) run, and goes on after it.
     private func readAvailable() {
-        guard ending == nil else { return }
-        let step = withUnsafeTemporaryAllocation(byteCount: Inbound.readSize, alignment: 1) { buffer in
-            connection.read(into: buffer, inbound: &inbound, waiting: false, handler: handler)
+        for _ in 0..<Self.readsPerTurn {
+            guard ending == nil else { return }
+            let step = withUnsafeTemporaryAllocation(byteCount: Inbound.readSize, alignment: 1) { buffer in
+                connection.read(into: buffer, inbound: &inbound, waiting: false, handler: handler)
+            }
+            switch step {
+            case .nothingToRead: return watchAgain()
+            case .read: watchDeadline()
+            case .ended(let closure): return end(closure)
+            }
         }
-        switch step {
-        case .nothingToRead: break
-        case .read: watchDeadline()
-        case .ended(let closure): end(closure)
+        queue.async { [self] in readAvailable() }
+    }
+
+    /// How many reads (of up to 64 KiB each) one turn makes before other work on the queue runs.
+    static let readsPerTurn = 16
+
+    private func watchAgain() {
+        guard let token else { return }
+        do throws(SystemError) {
+            try EventLoop.shared.watchAgain(connection.socket, token: token)
+        } catch {
+            end(connection.closure ?? .systemError(error))
         }
     }
 
@@ -70,11 +88,13 @@ final class EventLoopReader: @unchecked Sendable {
         }
     }
 
-    /// Stops reading: the descriptors of a frame not yet whole are closed now, and the
-    /// source's cancel handler closes the socket once the source has let go of it.
+    /// Stops reading: the event loop forgets the socket, the descriptors of a frame not yet
+    /// whole are closed, and the connection ends (its socket closed, `onClose` run).
     private func end(_ closure: ConnectionClosure) {
+        guard ending == nil else { return }
         ending = closure
         inbound = Inbound()
-        source.cancel()
+        if let token { EventLoop.shared.forget(connection.socket, token: token) }
+        connection.end(closure, onClose: onClose)
     }
 }

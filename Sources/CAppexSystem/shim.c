@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -656,4 +657,28 @@ pid_t appex_spawn_detached(const char *path, char *const argv[], char *const env
         return -1;
     }
     return grandchild;
+}
+
+int appex_epoll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+int appex_epoll_watch_once(int epoll, int fd, uint64_t token, int modify) {
+    struct epoll_event event = { .events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT, .data.u64 = token };
+    return epoll_ctl(epoll, modify ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
+}
+
+int appex_epoll_forget(int epoll, int fd) {
+    return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL);
+}
+
+int appex_epoll_wait(int epoll, uint64_t *tokens, int capacity, int timeout) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count;
+    do {
+        count = epoll_wait(epoll, events, capacity, timeout);
+    } while (count < 0 && errno == EINTR);
+    for (int index = 0; index < count; index++) tokens[index] = events[index].data.u64;
+    return count;
 }

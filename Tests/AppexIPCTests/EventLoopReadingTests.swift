@@ -45,6 +45,30 @@ import Testing
         #expect(try #require(await closures.next()) == .endOfStream)
     }
 
+    /// As an extension does that writes its last words and exits: the bytes and the hang-up
+    /// come together, more than one read takes, and libdispatch stops watching a socket once
+    /// it has seen the hang-up, so the reader must read on to the end by itself.
+    @Test func aPeerThatSendsMuchAndHangsUpAtOnceIsReadToTheEnd() async throws {
+        let (left, right) = try UnixSocket.pair()
+        let peer = RawPeer(right)
+        // 80 KB: more than one read takes, and less than the socket holds unread.
+        let points = (0..<8).map { String(repeating: "\($0)", count: 10_000) }
+        for (index, point) in points.enumerated() {
+            try peer.send(.queryExtensions(QueryExtensions(call: UInt64(index), point: point)))
+        }
+        peer.socket.close()
+
+        let messages = Inbox<IncomingMessage>()
+        let closures = Inbox<ConnectionClosure>()
+        let connection = Connection(socket: left, name: "client")
+        connection.start(reading: .eventLoop) { messages.put($0) } onClose: { closures.put($0) }
+        defer { connection.close() }
+        for (index, point) in points.enumerated() {
+            #expect(try #require(await messages.next()).message == .queryExtensions(QueryExtensions(call: UInt64(index), point: point)))
+        }
+        #expect(try #require(await closures.next()) == .endOfStream)
+    }
+
     @Test func aPeerThatHangsUpWithoutAWordEndsTheConnection() async throws {
         let (connection, peer, _, closures) = try connected()
         defer { connection.close() }

@@ -74,6 +74,31 @@ final class IdleConnectionsTests {
                 "appexd holds \(ResourceCounts.held(by: daemon).descriptors - descriptorsBefore) descriptors more than before")
     }
 
+    /// A client that writes its `Hello` and hangs up at once, before appexd has begun to
+    /// watch its socket, is read and closed all the same. Read with libdispatch's sources,
+    /// such a connection was never read and never closed: its `Hello` excused it from the
+    /// handshake deadline, so a client doing this again and again took appexd's descriptors.
+    @Test func clientsThatGreetAndHangUpAtOnceAreAllClosed() async throws {
+        let daemon = try #require(world.daemons().first)
+        _ = try await Self.pingRoundTrip(world.test.home.daemonSocketURL.path)
+        let descriptorsBefore = ResourceCounts.held(by: daemon).descriptors
+        let hello = try WireMessage.hello(Hello(role: .host, name: "greets and goes")).frameBytes(descriptorCount: 0)
+        for attempt in 0..<500 {
+            let socket = try UnixSocket.connect(to: world.test.home.daemonSocketURL.path)
+            defer { socket.close() }
+            do {
+                try hello.withUnsafeBytes { try UnixSocket.send(socket, $0) }
+            } catch {
+                // appexd closed it unread, as one too many from this process (128).
+                Issue.record("connection \(attempt) was refused (\(error)): appexd still held those before it")
+                break
+            }
+        }
+        #expect(await eventually(seconds: 5) { ResourceCounts.held(by: daemon).descriptors <= descriptorsBefore + 2 },
+                "appexd holds \(ResourceCounts.held(by: daemon).descriptors - descriptorsBefore) descriptors more than before")
+        _ = try await Self.pingRoundTrip(world.test.home.daemonSocketURL.path)
+    }
+
     /// Connects to appexd as a new client, greets it, and times one `Ping` answered.
     static func pingRoundTrip(_ path: String) async throws -> Duration {
         let connection = Connection(socket: try UnixSocket.connect(to: path), name: "appexd")

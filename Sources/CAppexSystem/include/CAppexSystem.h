@@ -27,6 +27,21 @@ ssize_t appex_receive_with_fds(int socket, void *bytes, size_t capacity,
 /// Accepts the next connection on `listener`, close-on-exec (accept4).
 int appex_accept(int listener);
 
+/// A new epoll instance, close-on-exec.
+int appex_epoll_create(void);
+
+/// Watches `fd` in the epoll instance `epoll` for one event, input or the peer's hang-up
+/// (level-triggered, EPOLLONESHOT), reported with `token`: added with `modify` 0, watched
+/// again after an event with `modify` 1.
+int appex_epoll_watch_once(int epoll, int fd, uint64_t token, int modify);
+
+/// Stops watching `fd` in `epoll`.
+int appex_epoll_forget(int epoll, int fd);
+
+/// Waits for events in `epoll` (`timeout` in milliseconds, -1 for ever, retried on EINTR)
+/// and puts the tokens of up to `capacity` of them in `tokens`. Returns how many.
+int appex_epoll_wait(int epoll, uint64_t *tokens, int capacity, int timeout);
+
 /// The sanitizer this code was built with: 1 for AddressSanitizer, 2 for ThreadSanitizer, 0
 /// for none. SwiftPM builds C targets with the same sanitizer as the Swift ones.
 int appex_sanitizer(void);
