@@ -24,6 +24,8 @@ final class ExtensionRuntime: Sendable {
         /// The protocol version agreed in answer to the host's `Hello`.
         var hostVersion: UInt32 = WireVersion.minimum
         var ending = false
+        /// Whether the SIGTERM source is watching (``watchForTermination()``).
+        var watchesTermination = false
     }
 
     let bundleIdentifier: String
@@ -39,7 +41,8 @@ final class ExtensionRuntime: Sendable {
     /// Hears, from any thread, that the extension answered a request.
     private let ended: @Sendable (UUID) -> Void
     /// SIGTERM, which appexd sends after its `Goodbye`: it ends the process the same way.
-    /// A dispatch source is safe to use from any thread.
+    /// A dispatch source is safe to use from any thread. It starts watching once the first
+    /// request has been handed to the main queue (``watchForTermination()``).
     private nonisolated(unsafe) let termination = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
 
     init(bundleIdentifier: String, begin: @escaping @Sendable (NSExtensionContext) -> Void,
@@ -59,7 +62,6 @@ final class ExtensionRuntime: Sendable {
         // rather than killing it outright; appexd kills it once the grace is over.
         signal(SIGTERM, SIG_IGN)
         termination.setEventHandler { [self] in end("SIGTERM: appexd ends this extension") }
-        termination.resume()
         control.start { [self] incoming in
             handleControl(incoming.message)
         } onClose: { [self] closure in
@@ -131,6 +133,7 @@ final class ExtensionRuntime: Sendable {
             let context = NSExtensionContext(requestIdentifier: request.requestID, inputItems: items, runtime: self)
             state.withLock { $0.running[request.requestID] = context }
             begin(context)
+            watchForTermination()
         case .pointMessage(let message) where HostLifecycle(pointMessage: message) != nil:
             guard let context = state.withLock({ $0.running[message.requestID] }) else {
                 return Self.log("the host sent \(message.name) for request \(message.requestID), which is not running here; dropped")
@@ -155,6 +158,20 @@ final class ExtensionRuntime: Sendable {
             Self.log("the host sent \(incoming.message.name), which an extension never receives; closing the session")
             session.close()
         }
+    }
+
+    /// Starts the SIGTERM source, once. Its first `resume()` starts libdispatch's manager
+    /// thread and registers the signal, 0.15 ms of a forked extension's start
+    /// (BENCHMARKS.md), so it is done here, on the session's thread while the main queue
+    /// runs `beginRequest`, not on the way to it. Until then SIGTERM is ignored: appexd sends
+    /// it only after `Goodbye`, which ends the process by itself, and kills a process that
+    /// outlives its grace.
+    private func watchForTermination() {
+        let first = state.withLock { state in
+            defer { state.watchesTermination = true }
+            return !state.watchesTermination
+        }
+        if first { termination.resume() }
     }
 
     /// The protocol version agreed with the host.

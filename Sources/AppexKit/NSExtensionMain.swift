@@ -54,7 +54,7 @@ private func runExtension() -> Never {
     if environment[ExtensionEnvironment.waitForDebugger] == "1" { waitForDebugger() }
     let principal: (identifier: String, type: NSObject.Type)
     do {
-        principal = try PrincipalClass.load(bundle: URL(fileURLWithPath: bundlePath), environment: environment)
+        principal = try PrincipalClass.load(bundlePath: bundlePath, environment: environment)
     } catch {
         refuseToStart(error)
     }

@@ -20,23 +20,27 @@ enum PrincipalClass {
     }
 
     /// The bundle's identifier and its principal class: named in `environment` by appexd
-    /// (`ExtensionEnvironment` in AppexWire), or else in `bundle/Info.plist`.
+    /// (`ExtensionEnvironment` in AppexWire), or else in `bundlePath/Info.plist`.
+    ///
+    /// The bundle is a path, not a `URL`: the first `URL` a process makes cost a forked
+    /// extension's start about 0.13 ms (BENCHMARKS.md), and with appexd's environment none
+    /// is needed.
     ///
     /// On the main actor, because a view controller's conformance is isolated to it, and a
     /// cast finds an isolated conformance only there.
     @MainActor
-    static func load(bundle: URL, environment: [String: String]) throws(Failure) -> (identifier: String, type: NSObject.Type) {
-        let plistURL = bundle.appendingPathComponent("Info.plist")
+    static func load(bundlePath: String, environment: [String: String]) throws(Failure) -> (identifier: String, type: NSObject.Type) {
+        let plistPath = bundlePath.hasSuffix("/") ? bundlePath + "Info.plist" : bundlePath + "/Info.plist"
         let declared: Declaration
         if let identifier = environment[ExtensionEnvironment.bundleIdentifier] {
             declared = Declaration(identifier: identifier, className: environment[ExtensionEnvironment.principalClass],
                                    executable: environment[ExtensionEnvironment.executableName])
         } else {
-            declared = try read(plistURL)
+            declared = try read(URL(fileURLWithPath: plistPath))
         }
         guard let name = declared.className, !name.isEmpty else {
             throw Failure(
-                message: "\(plistURL.path) has no NSExtension → NSExtensionPrincipalClass",
+                message: "\(plistPath) has no NSExtension → NSExtensionPrincipalClass",
                 recovery: "Name the class that adopts NSExtensionRequestHandling, qualified by its module, such as MyExtension.ShareHandler.")
         }
         let candidates = name.contains(".") ? [name] : [name] + (declared.executable.map { ["\($0).\(name)"] } ?? [])
@@ -44,7 +48,7 @@ enum PrincipalClass {
         // building Foundation's table of Objective-C class names.
         guard let found = candidates.lazy.compactMap({ _typeByName($0) }).first else {
             throw Failure(
-                message: "the principal class \(name) named in \(plistURL.path) is not in this executable",
+                message: "the principal class \(name) named in \(plistPath) is not in this executable",
                 recovery: "Qualify the name with the module that defines the class (\(declared.executable ?? "Module").\(name.split(separator: ".").last ?? "")), and check that the class is not private.")
         }
         let shortName = name.split(separator: ".").last.map(String.init) ?? name
@@ -61,7 +65,7 @@ enum PrincipalClass {
         return (declared.identifier, type)
     }
 
-    /// A new instance of `type`, a principal class ``load(bundle:environment:)`` found, made
+    /// A new instance of `type`, a principal class ``load(bundlePath:environment:)`` found, made
     /// with its `init()`; nil if it has none.
     @MainActor
     static func instantiate(_ type: NSObject.Type) -> (any NSExtensionRequestHandling)? {

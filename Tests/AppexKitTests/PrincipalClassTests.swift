@@ -52,7 +52,7 @@ final class NotAHandler: NSObject {}
     @Test func theEnvironmentNamesTheClassAndThePlistIsNotRead() throws {
         // The folder has no Info.plist: reading it would fail.
         let folder = try TemporaryDirectory()
-        let found = try PrincipalClass.load(bundle: folder.url, environment: [
+        let found = try PrincipalClass.load(bundlePath: folder.url.path, environment: [
             ExtensionEnvironment.bundleIdentifier: "com.example.environment",
             ExtensionEnvironment.principalClass: "AppexKitTests.PrincipalHandler",
         ])
@@ -62,7 +62,7 @@ final class NotAHandler: NSObject {}
 
     @Test func anUnqualifiedNameIsLookedUpInTheExecutablesModule() throws {
         let folder = try TemporaryDirectory()
-        let found = try PrincipalClass.load(bundle: folder.url, environment: [
+        let found = try PrincipalClass.load(bundlePath: folder.url.path, environment: [
             ExtensionEnvironment.bundleIdentifier: "com.example.environment",
             ExtensionEnvironment.principalClass: "PrincipalHandler",
             ExtensionEnvironment.executableName: "AppexKitTests",
@@ -73,7 +73,7 @@ final class NotAHandler: NSObject {}
     @Test func withoutTheEnvironmentTheInfoPlistIsRead() throws {
         let folder = try TemporaryDirectory()
         let url = try bundle(folder, principalClass: "PrincipalHandler")
-        let found = try PrincipalClass.load(bundle: url, environment: [:])
+        let found = try PrincipalClass.load(bundlePath: url.path, environment: [:])
         #expect(found.identifier == "com.example.plist")
         #expect(ObjectIdentifier(found.type) == ObjectIdentifier(PrincipalHandler.self))
     }
@@ -89,7 +89,7 @@ final class NotAHandler: NSObject {}
     func aClassThatCantServeFailsAndSaysWhy(environment: [String: String], problem: String) throws {
         let folder = try TemporaryDirectory()
         let failure = #expect(throws: PrincipalClass.Failure.self) {
-            _ = try PrincipalClass.load(bundle: folder.url, environment: environment)
+            _ = try PrincipalClass.load(bundlePath: folder.url.path, environment: environment)
         }
         #expect(failure?.message.contains(problem) == true, "\(failure?.message ?? "no failure")")
         #expect(failure?.recovery.isEmpty == false)
@@ -98,7 +98,7 @@ final class NotAHandler: NSObject {}
     // MARK: Making instances
 
     private func found(_ name: String) throws -> NSObject.Type {
-        try PrincipalClass.load(bundle: URL(fileURLWithPath: "/nonexistent"), environment: [
+        try PrincipalClass.load(bundlePath: "/nonexistent", environment: [
             ExtensionEnvironment.bundleIdentifier: "com.example.environment",
             ExtensionEnvironment.principalClass: "AppexKitTests.\(name)",
         ]).type

@@ -92,6 +92,25 @@ import Testing
         #expect(!world.daemonLog.contains("expiring activity was still running"))
     }
 
+    /// SIGTERM, which appexd sends after its `Goodbye`, ends an extension by itself, as the
+    /// `Goodbye` does: it says why and exits within its grace. The runtime watches for it from
+    /// its first request on (`ExtensionRuntime.watchForTermination`), off the way to
+    /// `beginRequest`.
+    @Test func sigtermAfterARequestEndsTheExtensionByItself() async throws {
+        // A long idle grace, so that only the signal can end the process.
+        try await world.startDaemon(["APPEX_IDLE_GRACE_MS": "120000"])
+        try await world.install("echo")
+        let outcome = try await world.extension("echo").outcome([textItem("hello")])
+        #expect(outcome.items != nil, "\(outcome)")
+        let programs = world.extensionProcesses().filter { ProcessTree.name(of: $0) != "appex-init" }
+        let program = try #require(programs.first, "the extension's process runs")
+        kill(program, SIGTERM)
+        let identifier = FaultWorld.identifier("echo")
+        #expect(await eventually(seconds: 30) { self.world.daemonLog.contains("\(identifier)[") && self.world.daemonLog.contains("SIGTERM: appexd ends this extension") },
+                "\(world.daemonLog.suffix(800))")
+        #expect(await eventually(seconds: 30) { self.world.extensionProcesses().isEmpty }, "the process ended")
+    }
+
     /// A host that goes to the background and back says so (`InteractiveRequest.post`), and
     /// the extension gets Apple's notifications, in order, with its request's context.
     @Test func theHostsLifecycleReachesTheExtensionAsApplesNotifications() async throws {
