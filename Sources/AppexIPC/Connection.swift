@@ -6,10 +6,10 @@ import Synchronization
 
 /// A framed, message-level connection over a Unix stream socket, with descriptor passing.
 ///
-/// Sending is synchronous and safe from any thread. Receiving happens on the connection's
-/// own reader thread, which decodes each frame and calls the handler in order. A frame
-/// that can't be decoded closes this connection, and only this one, with the
-/// ``ConnectionClosure`` saying what was wrong.
+/// Sending is synchronous and safe from any thread. Receiving happens on a reader thread of
+/// the connection's own, or on the process's event loop (``ConnectionReading``); either
+/// decodes each frame and calls the handler in order. A frame that can't be decoded closes
+/// this connection, and only this one, with the ``ConnectionClosure`` saying what was wrong.
 ///
 /// ```swift
 /// let connection = Connection(socket: socket, name: "host")
@@ -77,6 +77,7 @@ public final class Connection: Sendable, CustomStringConvertible {
 
     /// Sends one message, with `descriptors` in its slots 0, 1, …. The descriptors stay
     /// the caller's; the peer receives copies.
+    ///
     /// Frames held by ``send(_:within:)`` go first, in the same write when there are no
     /// descriptors (which a write carries with its first byte).
     public func send(_ message: WireMessage, descriptors: [FileDescriptor] = []) throws(ConnectionError) {
