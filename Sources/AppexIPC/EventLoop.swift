@@ -65,14 +65,16 @@ final class EventLoop: Sendable {
     }
 
     private func run() {
+        // The loop runs as long as the process, and its buffer with it.
+        let tokens = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 64)
         while true {
-            let tokens: [UInt64]
+            let count: Int
             do throws(SystemError) {
-                tokens = try epoll.wait()
+                count = try epoll.wait(into: tokens)
             } catch {
                 fatalError("appex: the event loop's epoll_wait failed: \(error)")
             }
-            let ready = watched.withLock { watched in tokens.compactMap { watched[$0] } }
+            let ready = watched.withLock { watched in tokens[..<count].compactMap { watched[$0] } }
             for handOn in ready { handOn() }
         }
     }

@@ -5,7 +5,7 @@
 /// Guarded by the connection's send lock, which keeps them in order with every other send.
 struct Outbox {
     /// The waiting frames, whole and in order.
-    private(set) var frames: [UInt8] = []
+    private var frames: [UInt8] = []
     /// Whether a flush is on its way.
     private var flushScheduled = false
 
@@ -18,8 +18,9 @@ struct Outbox {
 
     /// The waiting frames, which the caller sends now.
     mutating func take() -> [UInt8] {
-        defer { frames.removeAll(keepingCapacity: true) }
-        return frames
+        let taken = frames
+        frames = []
+        return taken
     }
 
     /// The flush has come: the waiting frames, which the caller sends now.

@@ -32,11 +32,11 @@ public final class Epoll: Sendable {
         _ = appex_epoll_forget(descriptor.rawValue, socket.rawValue)
     }
 
-    /// Waits until a socket has an event, and returns the tokens of those that have (up to 64).
-    public func wait() throws(SystemError) -> [UInt64] {
-        var tokens = [UInt64](repeating: 0, count: 64)
-        let count = tokens.withUnsafeMutableBufferPointer { appex_epoll_wait(descriptor.rawValue, $0.baseAddress, Int32($0.count), -1) }
+    /// Waits until a socket has an event, puts the tokens of those that have in `tokens` (at
+    /// most 64), and returns how many. The caller keeps the buffer from one wait to the next.
+    public func wait(into tokens: UnsafeMutableBufferPointer<UInt64>) throws(SystemError) -> Int {
+        let count = appex_epoll_wait(descriptor.rawValue, tokens.baseAddress, Int32(clamping: tokens.count), -1)
         guard count >= 0 else { throw SystemError("epoll_wait") }
-        return Array(tokens.prefix(Int(count)))
+        return Int(count)
     }
 }
