@@ -14,6 +14,7 @@ extension Supervisor {
     func admit(_ client: ClientRecord) -> String? {
         let limits = configuration.clientLimits
         let pid = client.credentials.processID
+        var silentCensus = ""
         let (refusal, pushedOut) = state.withLock { state -> (String?, ClientRecord?) in
             let held = state.clients.values.count { $0.credentials.processID == pid }
             guard held < limits.perProcess else {
@@ -26,12 +27,15 @@ extension Supervisor {
             if silent.count >= limits.waitingForHandshake, let longest = silent.min(by: { $0.id < $1.id }) {
                 state.clients[longest.id] = nil
                 pushedOut = longest
+                silentCensus = Self.census(silent)
             }
             state.clients[client.id] = client
             return (nil, pushedOut)
         }
         if let pushedOut {
             Self.refuse(pushedOut, "it had sent nothing while \(limits.waitingForHandshake) newer connections waited for their handshake")
+            DaemonLog.write(line: "appexd: pushed out \(pushedOut.name) (pid \(pushedOut.credentials.processID), client \(pushedOut.id)) "
+                            + "to admit client \(client.id): \(silentCensus)")
         }
         guard refusal == nil else { return refusal }
         let deadline = Int(limits.handshakeDeadline.milliseconds)
@@ -48,6 +52,16 @@ extension Supervisor {
             if let silent { Self.refuse(silent, "it sent no Hello within \(Double(deadline) / 1000) s of connecting") }
         }
         return nil
+    }
+
+    /// Which processes the silent connections came from, for the log: a push-out is rare,
+    /// and whoever reads it wants to know who crowded the handshake.
+    private static func census(_ silent: [ClientRecord]) -> String {
+        let byProcess = Dictionary(grouping: silent, by: \.credentials.processID)
+        let ids = silent.map(\.id).sorted()
+        return "\(silent.count) silent connections (clients \(ids.first ?? 0)…\(ids.last ?? 0)) from "
+            + byProcess.sorted { $0.key < $1.key }.map { "pid \($0.key) × \($0.value.count)" }.joined(separator: ", ")
+            + "; \(silent.count { $0.connection.closure != nil }) of them closed"
     }
 
     /// Tells a connection over a limit which, logs it, and closes it.
