@@ -100,6 +100,9 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("ColdStart", [.product(name: "AppexHost", package: appex), .product(name: "appex-launcher", package: appex), "BenchSharedExtension"]
         + runtimeExecutables),
     ("Handover", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
+    // What CI runs (Support/benchmark-smoke): the warm request's mallocs and ColdStart's pair.
+    ("Smoke", [.product(name: "AppexHost", package: appex), .product(name: "appex-launcher", package: appex), "BenchSharedExtension"]
+        + runtimeExecutables),
     ("Memory", [.product(name: "AppexHost", package: appex), .product(name: "appex-launcher", package: appex), "BenchSharedExtension"]
         + runtimeExecutables),
     ("WidgetUpdate", [.product(name: "AppexHost", package: appex), .product(name: "AppexToday", package: appex), "BenchWidget"] + runtimeExecutables),

@@ -19,19 +19,9 @@ nonisolated(unsafe) var trivial = ""
 nonisolated(unsafe) var unsandboxedRuntime: RuntimeHome?
 nonisolated(unsafe) var unsandboxedBench: NSExtension!
 
-nonisolated(unsafe) var launcherRuntime: RuntimeHome?
-nonisolated(unsafe) var launcherBench: NSExtension!
+nonisolated(unsafe) var forkedPair: ForkedStartPair?
 
 extension BenchmarkMetric {
-    /// A cold request, request → `beginRequest`, to an extension appexd forks from its launcher.
-    static let forked = BenchmarkMetric.custom("forked: begin → beginRequest (µs)")
-    /// The same request, to the extension's top-level code: what the fork and load take.
-    static let forkedToMain = BenchmarkMetric.custom("forked: begin → main (µs)")
-    /// In the same iteration, `posix_spawn` + `waitpid` of the static baseline program.
-    static let staticSpawn = BenchmarkMetric.custom("static program: spawn → exit (µs)")
-    /// The first over the second, in percent: the goal is 50 or less.
-    static let forkedOverSpawn = BenchmarkMetric.custom("forked / static spawn (%)")
-
     /// A cold request, request → outcome, to appexd as it runs, with the sandbox.
     static let sandboxed = BenchmarkMetric.custom("sandboxed (µs)")
     /// The same request in the same iteration to an appexd with the sandbox off.
@@ -116,45 +106,12 @@ let benchmarks: @Sendable () -> Void = {
                              units: [.forked: .count, .forkedToMain: .count, .staticSpawn: .count, .forkedOverSpawn: .count], warmupIterations: 3,
                              maxDuration: .seconds(40), maxIterations: 200)
     ) { benchmark in
-        // The two in turn, the first alternating, so that a shared machine's noise falls on both.
-        var forked = 0
-        var toMain = 0
-        var spawned = 0
-        for launcher in benchmark.currentIteration % 2 == 0 ? [true, false] : [false, true] {
-            if launcher {
-                try await launcherRuntime!.waitUntilNoExtensionProcess()
-                let start = ProcessProbe.now()
-                let reply = try BenchReply(try await launcherBench.request(withInputItems: BenchItems.text(nil)))
-                guard reply.mainStarted > start else { throw BenchmarkFailure("process \(reply.pid) was already running: the start was not cold") }
-                forked = Int(reply.began - start) / 1000
-                toMain = Int(reply.mainStarted - start) / 1000
-            } else {
-                let start = ProcessProbe.now()
-                let child = try ChildProcess(trivial, arguments: ["stamp"], piped: true)
-                _ = child.readLine()
-                let status = try child.wait()
-                guard status == 0 else { throw BenchmarkFailure("the baseline program exited with status \(status)") }
-                spawned = Int(ProcessProbe.now() - start) / 1000
-            }
-        }
-        benchmark.measurement(.forked, forked)
-        benchmark.measurement(.forkedToMain, toMain)
-        benchmark.measurement(.staticSpawn, spawned)
-        benchmark.measurement(.forkedOverSpawn, forked * 100 / max(1, spawned))
+        try await forkedPair!.measure(benchmark)
     } setup: {
-        trivial = try BuiltProducts.executable("BenchTrivial").path
-        launcherRuntime = try RuntimeHome(idleGraceMilliseconds: 0, sharedRuntime: true)
-        launcherBench = try await launcherRuntime!.benchExtension()
-        try await launcherRuntime!.waitForLauncher()
-        // Forked, not spawned: its program runs the launcher's executable.
-        let reply = try BenchReply(try await launcherBench.request(withInputItems: BenchItems.text("executable")))
-        guard reply.extra.hasSuffix("/appex-launcher") else {
-            throw BenchmarkFailure("the extension was not forked from the launcher: it runs \(reply.extra)")
-        }
+        forkedPair = try await ForkedStartPair()
     } teardown: {
-        launcherBench = nil
-        await launcherRuntime?.stop()
-        launcherRuntime = nil
+        await forkedPair?.stop()
+        forkedPair = nil
     }
 
     Benchmark("Cold start, the extension checks its attachment's type (loads the UTType table)") { benchmark in

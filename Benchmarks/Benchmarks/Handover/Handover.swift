@@ -46,8 +46,7 @@ let benchmarks: @Sendable () -> Void = {
             runtime = try RuntimeHome()
             file = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("appex-bench-handover-\(getpid())")
             try writeFile(file, size: size)
-            bench = try await runtime!.benchExtension()
-            _ = try BenchReply(await bench.request(withInputItems: BenchItems.text()))  // launches the process
+            bench = try await runtime!.warmBenchExtension()
         } teardown: {
             bench = nil
             await runtime?.stop()

@@ -15,8 +15,7 @@ nonisolated(unsafe) var raw: RawHost?
 
 func startRuntime() async throws {
     runtime = try RuntimeHome()
-    bench = try await runtime!.benchExtension()
-    _ = try BenchReply(await bench.request(withInputItems: BenchItems.text()))  // launches the process
+    bench = try await runtime!.warmBenchExtension()
 }
 
 func startRawHost() async throws {

@@ -109,6 +109,14 @@ public final class RuntimeHome {
         try await NSExtension.extension(withIdentifier: Self.extensionIdentifier, home: home)
     }
 
+    /// The benchmark extension with its process running, for warm requests: one request
+    /// launches it.
+    public func warmBenchExtension() async throws -> NSExtension {
+        let bench = try await benchExtension()
+        _ = try BenchReply(await bench.request(withInputItems: BenchItems.text()))
+        return bench
+    }
+
     /// Waits until appexd says its launcher is ready (docs/zygote.md): a launch before then is
     /// spawned. Start appexd first (``benchExtension()``).
     public func waitForLauncher(timeout: Duration = .seconds(30)) async throws {
