@@ -79,6 +79,9 @@ let package = Package(
                           path: "Tools/BenchTrivial", linkerSettings: staticSwift),
         // The other process of the shared-defaults round trip.
         .executableTarget(name: "BenchGroupsEcho", dependencies: [.product(name: "AppexGroups", package: appex)], path: "Tools/BenchGroupsEcho"),
+        // The idle hosts of the idle-connections benchmark: each opens and greets connections and holds them.
+        .executableTarget(name: "BenchIdleClients", dependencies: [.product(name: "AppexSystem", package: appex), .product(name: "AppexWire", package: appex)],
+                          path: "Tools/BenchIdleClients"),
     ]
 )
 
@@ -100,6 +103,7 @@ let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("ColdStart", [.product(name: "AppexHost", package: appex), .product(name: "appex-launcher", package: appex), "BenchSharedExtension"]
         + runtimeExecutables),
     ("Handover", [.product(name: "AppexHost", package: appex)] + runtimeExecutables),
+    ("IdleConnections", [.product(name: "AppexSystem", package: appex), "BenchIdleClients"] + runtimeExecutables),
     // What CI runs (Support/benchmark-smoke): the warm request's mallocs and ColdStart's pair.
     ("Smoke", [.product(name: "AppexHost", package: appex), .product(name: "appex-launcher", package: appex), "BenchSharedExtension"]
         + runtimeExecutables),

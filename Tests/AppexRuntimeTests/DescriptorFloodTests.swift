@@ -54,6 +54,7 @@ final class DescriptorFloodTests {
         #expect(served.standardOutput.contains("served during the flood"), "\(served.standardOutput)")
 
         var refused = 0
+        var silent = 0
         var toldAll: [String: Int] = [:]
         for flooding in floods {
             let result = try await flooding.value
@@ -64,13 +65,18 @@ final class DescriptorFloodTests {
             #expect(overShare.keys.allSatisfy { $0.hasPrefix("7: ") }, "a protocol error, with the reason: \(told)")
             #expect(report["stillOpen"] as? Int == 4, "its share is held, the rest refused: \(report)")
             refused += overShare.values.reduce(0, +)
+            silent += told.filter { $0.key.hasPrefix("13: ") && $0.key.contains("had sent nothing") }.values.reduce(0, +)
             toldAll.merge(told, uniquingKeysWith: +)
         }
-        // Each process keeps four frames of 64, its share; the rest of its 120 are refused.
+        // Each process keeps four frames of 64, its share; the rest of its 120 are refused, with
+        // the reason. A few may be refused as silent instead: under this flood appexd has found
+        // sockets of greeted connections empty, unread, while 64 newer ones waited (the note of
+        // 2026-12-01 has what was measured); appexd logs each push-out with who crowded it.
         let pushedOut = world.daemonLog.split(separator: "\n").filter { $0.contains("pushed out") }
-        #expect(refused == 4 * (120 - 4), "\(refused) refused; the connections were told \(toldAll); appexd logged \(pushedOut)")
+        #expect(refused + silent == 4 * (120 - 4), "\(refused) refused, \(silent) as silent; the connections were told \(toldAll); appexd logged \(pushedOut)")
+        #expect(silent <= 4, "\(silent) refused as silent; appexd logged \(pushedOut)")
         // appexd's sockets for 480 connections, and four processes' shares of 256.
         #expect(during - before < 480 + 4 * 256 + 64, "appexd held \(during) descriptors during the flood, \(before) before")
-        print("descriptor flood: appexd held \(before) descriptors before, \(during) during; \(refused) connections refused for their share")
+        print("descriptor flood: appexd held \(before) descriptors before, \(during) during; \(refused) connections refused for their share, \(silent) as silent")
     }
 }
