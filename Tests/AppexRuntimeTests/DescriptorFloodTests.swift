@@ -70,8 +70,8 @@ final class DescriptorFloodTests {
         }
         // Each process keeps four frames of 64, its share; the rest of its 120 are refused, with
         // the reason. A few may be refused as silent instead: under this flood appexd has found
-        // sockets of greeted connections empty, unread, while 64 newer ones waited (the note of
-        // 2026-12-01 has what was measured); appexd logs each push-out with who crowded it.
+        // sockets of greeted connections empty and unread while 64 newer ones waited, not yet
+        // explained (docs/threat-model.md, Known gaps 17); appexd logs each push-out.
         let pushedOut = world.daemonLog.split(separator: "\n").filter { $0.contains("pushed out") }
         #expect(refused + silent == 4 * (120 - 4), "\(refused) refused, \(silent) as silent; the connections were told \(toldAll); appexd logged \(pushedOut)")
         #expect(silent <= 4, "\(silent) refused as silent; appexd logged \(pushedOut)")

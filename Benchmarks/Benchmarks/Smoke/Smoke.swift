@@ -4,7 +4,8 @@ import Benchmark
 
 // The smoke CI runs (Support/benchmark-smoke): two figures of issue 39 that a change can
 // double without any test noticing, each checked against Thresholds/ with room for a factor
-// of two, so a shared machine's noise never fails it and a real regression always does.
+// of two, so that ordinary noise doesn't fail it and a doubling does (BENCHMARKS.md, "The
+// CI smoke", says what a sustained load beside it does to the ratio).
 // Nothing here is a wall-clock threshold: one is a count, the other a ratio to a baseline
 // measured in the same iteration.
 //   - the host's mallocs per warm request (RoundTrip measures the same request at length);
