@@ -29,7 +29,7 @@ let staticSwiftLinkerSettings: [LinkerSetting] = Context.environment["APPEX_LINK
 
 /// The modules of the AppexKit library products: AppexKit, and Apple's framework names, so that
 /// extension code written for Apple's platforms imports what it always did (docs/porting.md).
-let appexKitTargets = ["AppexKit", "CoreServices", "MobileCoreServices", "NotificationCenter", "Social", "UniformTypeIdentifiers"]
+let appexKitTargets = ["AppexKit", "AppexFileProvider", "CoreServices", "FileProvider", "MobileCoreServices", "NotificationCenter", "Social", "UniformTypeIdentifiers"]
 
 var package = Package(
     name: "appex",
@@ -73,6 +73,7 @@ var package = Package(
         .library(name: "AppexTestServer", targets: ["AppexTestServer"]),
         .library(name: "AppexBrowserTesting", targets: ["AppexBrowserTesting"]),
         .library(name: "AppexFuzzing", targets: ["AppexFuzzing"]),
+        .library(name: "AppexFUSE", targets: ["AppexFUSE"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -106,6 +107,9 @@ var package = Package(
         .target(name: "AppexSystem", dependencies: ["AppexLocking", "CAppexSystem"]),
         .target(name: "AppexIPC", dependencies: ["AppexLocking", "AppexCore", "AppexWire", "AppexSystem"]),
         .target(name: "AppexSandbox", dependencies: ["AppexSystem"]),
+        // The kernel's FUSE protocol (linux/fuse.h), spoken on /dev/fuse by AppexFUSE.
+        .systemLibrary(name: "CFUSEKernel"),
+        .target(name: "AppexFUSE", dependencies: ["AppexLocking", "AppexSystem", "CFUSEKernel"]),
         // appexd's launcher, which forks extensions from a process that has started the shared Swift runtime (docs/zygote.md).
         .target(name: "AppexLauncher", dependencies: ["AppexSystem", "CAppexSystem"]),
         .target(name: "AppexSession", dependencies: ["AppexLocking", "AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
@@ -185,6 +189,9 @@ var package = Package(
         .target(name: "MobileCoreServices", dependencies: ["CoreServices"]),
         .target(name: "Social", dependencies: ["AppexShare"]),
         .target(name: "NotificationCenter", dependencies: ["AppexToday"]),
+        // The File Provider point's extension side (docs/file-provider.md), and its Apple name.
+        .target(name: "AppexFileProvider", dependencies: ["AppexCore"]),
+        .target(name: "FileProvider", dependencies: ["AppexFileProvider"]),
         // The extension author's test library: a private Appex, the author's app installed, requests made.
         .target(name: "AppexExtensionTesting", dependencies: ["AppexCore", "AppexBundles", "AppexGroups", "AppexHost", "AppexItems"]),
         .target(name: "AppexTesting", dependencies: ["AppexLocking", "AppexCore", "AppexBundles", "AppexRegistry", "AppexSamples", "AppexSystem"]),
@@ -208,6 +215,8 @@ var package = Package(
                                                                 "Social", "UniformTypeIdentifiers"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexWireSchema", "AppexCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         .testTarget(name: "AppexLockingTests", dependencies: ["AppexLocking"]),
+        .testTarget(name: "AppexFileProviderTests", dependencies: ["FileProvider", "UniformTypeIdentifiers"]),
+        .testTarget(name: "AppexFUSETests", dependencies: ["AppexFUSE", "AppexLocking", "AppexSystem", "AppexTesting", "CFUSEKernel"]),
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexLocking", "AppexSystem", "CAppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexLocking", "AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexBundlesTests", dependencies: ["AppexBundles", "AppexSamples", "AppexTesting"]),
@@ -301,6 +310,6 @@ for target in package.targets where target.type == .test {
 let appleStyleTargets = ["AppexSwift5ExtensionMain", "AppexApplePortAction", "AppexApplePortToday", "AppexApplePortShare"]
 
 for target in package.targets where target.type != .plugin
-    && !(["CAppexSystem", "CAppexKit", "CAppexStepGate", "AppexStepGate", "CAppexTestRunWidth"] + appleStyleTargets).contains(target.name) {
+    && !(["CAppexSystem", "CAppexKit", "CFUSEKernel", "CAppexStepGate", "AppexStepGate", "CAppexTestRunWidth"] + appleStyleTargets).contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }
