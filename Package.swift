@@ -110,6 +110,9 @@ var package = Package(
         // The kernel's FUSE protocol (linux/fuse.h), spoken on /dev/fuse by AppexFUSE.
         .systemLibrary(name: "CFUSEKernel"),
         .target(name: "AppexFUSE", dependencies: ["AppexLocking", "AppexSystem", "CFUSEKernel"]),
+        // The File Provider point's host: a domain's replica, served on a FUSE mount (docs/file-provider.md).
+        .target(name: "AppexFileProviderHost", dependencies: ["AppexCore", "AppexFUSE", "AppexFileProvider", "AppexLocking", "AppexSystem",
+                                                              .product(name: "GRDB", package: "GRDB.swift")]),
         // appexd's launcher, which forks extensions from a process that has started the shared Swift runtime (docs/zygote.md).
         .target(name: "AppexLauncher", dependencies: ["AppexSystem", "CAppexSystem"]),
         .target(name: "AppexSession", dependencies: ["AppexLocking", "AppexCore", "AppexItems", "AppexIPC", "AppexSystem", "AppexWire"]),
@@ -215,7 +218,8 @@ var package = Package(
                                                                 "Social", "UniformTypeIdentifiers"]),
         .testTarget(name: "AppexWireTests", dependencies: ["AppexWire", "AppexWireSchema", "AppexCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         .testTarget(name: "AppexLockingTests", dependencies: ["AppexLocking"]),
-        .testTarget(name: "AppexFileProviderTests", dependencies: ["FileProvider", "UniformTypeIdentifiers"]),
+        .testTarget(name: "AppexFileProviderTests", dependencies: ["AppexFileProviderHost", "AppexFUSE", "AppexLocking", "AppexTesting",
+                                                                   "FileProvider", "UniformTypeIdentifiers"]),
         .testTarget(name: "AppexFUSETests", dependencies: ["AppexFUSE", "AppexLocking", "AppexSystem", "AppexTesting", "CFUSEKernel"]),
         .testTarget(name: "AppexSystemTests", dependencies: ["AppexLocking", "AppexSystem", "CAppexSystem", "AppexTesting"]),
         .testTarget(name: "AppexIPCTests", dependencies: ["AppexLocking", "AppexIPC", "AppexWire", "AppexSystem", "AppexTesting"]),

@@ -23,10 +23,13 @@ public final class FUSEMount: Sendable {
     /// Mounts a new FUSE file system on the folder at `path`, which must exist, shown as
     /// `name` (the source `mount` and `df` list) and owned by `userID`/`groupID`: only they
     /// may use it, and the kernel checks permissions against the modes the file system gives.
-    public static func mount(at path: String, name: String, userID: UInt32 = getuid(), groupID: UInt32 = getgid()) throws(SystemError) -> FUSEMount {
+    /// A `readOnly` mount refuses every change with EROFS, in the kernel.
+    public static func mount(at path: String, name: String, userID: UInt32 = getuid(), groupID: UInt32 = getgid(),
+                             readOnly: Bool = false) throws(SystemError) -> FUSEMount {
         let device = try FileDescriptor.open("/dev/fuse", flags: O_RDWR | O_CLOEXEC)
         let options = "fd=\(device.rawValue),rootmode=40000,user_id=\(userID),group_id=\(groupID),default_permissions"
-        guard Glibc.mount(name, path, "fuse.appex", UInt(MS_NOSUID | MS_NODEV), options) == 0 else {
+        let flags = MS_NOSUID | MS_NODEV | (readOnly ? MS_RDONLY : 0)
+        guard Glibc.mount(name, path, "fuse.appex", UInt(flags), options) == 0 else {
             throw SystemError("mount FUSE on", subject: path)
         }
         return FUSEMount(path: path, device: device)

@@ -1,0 +1,224 @@
+public import AppexFUSE
+import AppexFileProvider
+import AppexCore
+import AppexLocking
+import AppexSystem
+import Foundation
+import Glibc
+
+/// A domain's replica, served as a FUSE file system: folders listed from the provider the
+/// first time they are looked in, files fetched the first time they are opened, and both kept
+/// in the ``ReplicaStore`` from then on.
+///
+/// Read-only for now: the domain is mounted read-only, and the write path (creations,
+/// changes, deletions sent to the provider after close) is left to build (docs/file-provider.md).
+public final class ReplicaFileSystem: FUSEFileSystem {
+    private let store: ReplicaStore
+    private let provider: any ProviderCalls
+    private let owner: (userID: UInt32, groupID: UInt32)
+    private let report: @Sendable (String) -> Void
+    private let listings = SingleFlight<UInt64>()
+    private let fetches = SingleFlight<UInt64>()
+    private let files = Locked<(open: [UInt64: FileDescriptor], next: UInt64)>(([:], 1))
+    private let problems = Locked<[String]>([])
+
+    /// The most pages, and items, one folder's listing may have: past either, the provider is
+    /// taken to list without end.
+    public static let listingLimits = (pages: 1_000, items: 100_000)
+
+    /// Serves `store`, listed and fetched from `provider`, as owned by the user running this.
+    /// Each problem with the provider's answers goes to `report`, and to standard error if none is given.
+    public init(store: ReplicaStore, provider: any ProviderCalls, report: (@Sendable (String) -> Void)? = nil) {
+        self.store = store
+        self.provider = provider
+        owner = (getuid(), getgid())
+        self.report = report ?? { StandardError.write(line: "appex files: \($0)") }
+    }
+
+    /// What went wrong lately with the provider's answers, newest last: refused items, failed
+    /// listings and fetches.
+    public var recentProblems: [String] { problems.withLock { $0 } }
+
+    // MARK: Reading the tree
+
+    public func lookup(_ name: String, in parent: UInt64) async throws -> FUSEEntry {
+        try await listIfNeeded(parent)
+        guard let entry = try store.child(named: name, of: parent) else { throw FUSEError.notFound }
+        return FUSEEntry(attributes: attributes(of: entry))
+    }
+
+    public func forget(_ node: UInt64, lookups: UInt64) {}
+
+    public func attributes(of node: UInt64) async throws -> FUSEAttributes {
+        guard let entry = try store.entry(node: node) else { throw FUSEError.notFound }
+        return attributes(of: entry)
+    }
+
+    public func entries(of directory: UInt64) async throws -> [FUSEDirectoryEntry] {
+        try await listIfNeeded(directory)
+        return try store.children(of: directory).map {
+            FUSEDirectoryEntry(name: $0.item.filename, node: $0.node, type: $0.item.isFolder ? UInt32(S_IFDIR) : UInt32(S_IFREG))
+        }
+    }
+
+    public func statistics() async throws -> FUSEStatistics {
+        var system = statvfs()
+        guard statvfs(store.folder.path, &system) == 0 else { throw FUSEError.io }
+        return FUSEStatistics(blocks: UInt64(system.f_blocks) * UInt64(system.f_frsize) / 4096,
+                              freeBlocks: UInt64(system.f_bavail) * UInt64(system.f_frsize) / 4096,
+                              files: UInt64(system.f_files), freeFiles: UInt64(system.f_favail))
+    }
+
+    /// Lists `node` from the provider, page by page, unless its listing is in the replica.
+    private func listIfNeeded(_ node: UInt64) async throws {
+        guard let entry = try store.entry(node: node) else { throw FUSEError.notFound }
+        guard entry.item.isFolder else { throw FUSEError.notDirectory }
+        guard !entry.isListed else { return }
+        do {
+            try await listings.run(node) { [self] in try await list(entry) }
+        } catch {
+            throw failure(error, while: "listing \(describe(entry))")
+        }
+    }
+
+    private func list(_ folder: ReplicaStore.Entry) async throws {
+        let container = folder.item.identifier
+        var items: [ProviderItem] = []
+        var page = NSFileProviderPage.initialPageSortedByName
+        for pages in 1... {
+            let answer = try await provider.page(of: container, from: page)
+            items += answer.items
+            guard let next = answer.next else { break }
+            guard pages < Self.listingLimits.pages, items.count < Self.listingLimits.items else {
+                throw ProviderError.endlessListing("it gave \(pages) pages and \(items.count) items and had more; a folder may have at most "
+                                                   + "\(Self.listingLimits.pages) pages and \(Self.listingLimits.items) items")
+            }
+            page = next
+        }
+        let (kept, refusals) = ProviderItemCheck.usable(items, in: container, ancestors: try ancestors(of: folder.node))
+        for refusal in refusals { note("\(describe(folder)): left out \(refusal)") }
+        try store.replaceChildren(of: folder.node, with: kept)
+    }
+
+    /// The identifiers of the folders above `node`, and its own.
+    private func ancestors(of node: UInt64) throws -> Set<NSFileProviderItemIdentifier> {
+        var found = Set<NSFileProviderItemIdentifier>()
+        var current = try store.entry(node: node)
+        while let entry = current, found.insert(entry.item.identifier).inserted, entry.node != ReplicaStore.rootNode {
+            current = try store.entry(identifier: entry.item.parent)
+        }
+        return found
+    }
+
+    // MARK: Files
+
+    public func open(_ node: UInt64, flags: Int32) async throws -> FUSEOpenFile {
+        guard flags & O_ACCMODE == O_RDONLY else { throw FUSEError(EROFS) }
+        guard let entry = try store.entry(node: node) else { throw FUSEError.notFound }
+        guard !entry.item.isFolder else { throw FUSEError.isDirectory }
+        if !entry.isMaterialized {
+            do {
+                try await fetches.run(node) { [self] in try await fetch(entry) }
+            } catch {
+                throw failure(error, while: "fetching \(describe(entry))")
+            }
+        }
+        let contents = try FileDescriptor.open(store.contentsURL(node: node).path, flags: O_RDONLY | O_CLOEXEC)
+        try? store.touch(node: node)
+        let handle = files.withLock { files in
+            defer { files.next += 1 }
+            files.open[files.next] = contents
+            return files.next
+        }
+        // Contents that were on disk before this open are the same: keep the kernel's pages of them.
+        return FUSEOpenFile(handle: handle, keepsCache: entry.isMaterialized)
+    }
+
+    private func fetch(_ entry: ReplicaStore.Entry) async throws {
+        let (contents, item) = try await provider.fetchContents(of: entry.item.identifier)
+        guard item.identifier == entry.item.identifier else {
+            try? FileManager.default.removeItem(at: contents)
+            throw ProviderError.refused("it answered the contents of \(item.identifier.rawValue) instead")
+        }
+        try store.materialize(node: entry.node, from: contents, as: item)
+    }
+
+    public func read(_ node: UInt64, handle: UInt64, at offset: UInt64, count: Int) async throws -> [UInt8] {
+        guard let file = files.withLock({ $0.open[handle] }) else { throw FUSEError.badHandle }
+        do {
+            return try file.read(upTo: count, at: Int(offset))
+        } catch {
+            throw FUSEError(error.errno)
+        }
+    }
+
+    public func release(_ node: UInt64, handle: UInt64) async {
+        files.withLock { $0.open.removeValue(forKey: handle) }?.close()
+    }
+
+    public func flush(_ node: UInt64, handle: UInt64) async throws {}
+    public func synchronize(_ node: UInt64, handle: UInt64) async throws {}
+
+    // MARK: Changes, not yet sent to the provider
+
+    public func setAttributes(_ changes: FUSEAttributeChanges, of node: UInt64) async throws -> FUSEAttributes { throw FUSEError(EROFS) }
+    public func create(_ name: String, in parent: UInt64, mode: UInt32, flags: Int32, caller: FUSECaller) async throws -> (FUSEEntry, FUSEOpenFile) {
+        throw FUSEError(EROFS)
+    }
+    public func write(_ bytes: [UInt8], to node: UInt64, handle: UInt64, at offset: UInt64) async throws -> Int { throw FUSEError(EROFS) }
+    public func makeDirectory(_ name: String, in parent: UInt64, mode: UInt32, caller: FUSECaller) async throws -> FUSEEntry { throw FUSEError(EROFS) }
+    public func unlink(_ name: String, in parent: UInt64) async throws { throw FUSEError(EROFS) }
+    public func removeDirectory(_ name: String, in parent: UInt64) async throws { throw FUSEError(EROFS) }
+    public func rename(_ name: String, in parent: UInt64, to newName: String, in newParent: UInt64, options: FUSERenameOptions) async throws {
+        throw FUSEError(EROFS)
+    }
+
+    // MARK: Attributes and errors
+
+    private func attributes(of entry: ReplicaStore.Entry) -> FUSEAttributes {
+        let item = entry.item
+        let modified = (item.modified ?? item.created).map(FUSETime.init(date:)) ?? FUSETime(seconds: 0)
+        let permissions: UInt32 = item.isFolder ? 0o755 : 0o644
+        return FUSEAttributes(node: entry.node, size: item.size, mode: (item.isFolder ? UInt32(S_IFDIR) : UInt32(S_IFREG)) | permissions,
+                              linkCount: item.isFolder ? 2 : 1, userID: owner.userID, groupID: owner.groupID,
+                              accessed: modified, modified: modified, changed: modified)
+    }
+
+    private func describe(_ entry: ReplicaStore.Entry) -> String {
+        entry.node == ReplicaStore.rootNode ? "the domain's top folder" : "\"\(entry.item.filename)\""
+    }
+
+    /// Notes what went wrong, and the `errno` its caller gets.
+    private func failure(_ error: any Error, while doing: String) -> FUSEError {
+        if let error = error as? FUSEError { return error }
+        note("\(provider.domain.rawValue): \(doing) failed: \(error)")
+        return FUSEError(Self.errno(for: error))
+    }
+
+    private func note(_ problem: String) {
+        report(problem)
+        problems.withLock { problems in
+            problems.append(problem)
+            if problems.count > 50 { problems.removeFirst() }
+        }
+    }
+
+    /// The `errno` a caller gets for a provider's error: its meaning, where one fits.
+    static func errno(for error: any Error) -> Int32 {
+        switch error {
+        case ProviderError.noAnswer: return ETIMEDOUT
+        case NSFileProviderError.noSuchItem: return ENOENT
+        case NSFileProviderError.notAuthenticated: return EACCES
+        case NSFileProviderError.serverUnreachable: return EHOSTUNREACH
+        case NSFileProviderError.insufficientQuota: return EDQUOT
+        default: return EIO
+        }
+    }
+}
+
+extension FUSETime {
+    init(date: Date) {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        self.init(seconds: Int64(seconds), nanoseconds: UInt32(min(999_999_999, max(0, (date.timeIntervalSince1970 - seconds) * 1e9))))
+    }
+}
