@@ -11,14 +11,14 @@ public final class DomainMount: Sendable {
     private let server: FUSEServer
 
     /// Mounts the replica in `replica` of `provider`'s domain on `mountPoint` (made if
-    /// missing), read-only. Each call to the provider, and each request the mount's users
-    /// make, ends by `deadline`.
+    /// missing). Each request the mount's users make ends by `deadline`; a change that fails to
+    /// reach the provider is tried again after `retryPause`, then twice as long, and so on.
     public init(provider: any ProviderCalls, replica: URL, mountPoint: URL, deadline: Duration = .seconds(30),
-                report: (@Sendable (String) -> Void)? = nil) throws {
+                retryPause: Duration = .seconds(1), report: (@Sendable (String) -> Void)? = nil) throws {
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         let store = try ReplicaStore(folder: replica)
-        fileSystem = ReplicaFileSystem(store: store, provider: provider, report: report)
-        let mount = try FUSEMount.mount(at: mountPoint.path, name: "appex-\(provider.domain.rawValue)", readOnly: true)
+        fileSystem = ReplicaFileSystem(store: store, provider: provider, retryPause: retryPause, report: report)
+        let mount = try FUSEMount.mount(at: mountPoint.path, name: "appex-\(provider.domain.rawValue)")
         path = mountPoint.path
         server = FUSEServer(mount: mount, fileSystem: fileSystem, deadline: deadline)
         server.start()
@@ -27,5 +27,6 @@ public final class DomainMount: Sendable {
     /// Unmounts, and returns once the mount's server has stopped.
     public func stop() {
         server.stop()
+        fileSystem.stop()
     }
 }

@@ -53,6 +53,39 @@ public final class InProcessProvider: ProviderCalls, @unchecked Sendable {
         }.pair
     }
 
+    public func create(_ template: ProviderItem, fields: NSFileProviderItemFields, contents: URL?) async throws -> ProviderChange {
+        try await ProviderAnswer.awaiting("createItem(basedOn: \(template.filename))", within: deadline) { finish in
+            _ = provider.createItem(basedOn: ProvidedItem(template), fields: fields, contents: contents, options: [],
+                                    request: NSFileProviderRequest()) { item, pending, fetch, error in
+                finish(Self.change(item, pending, fetch, error))
+            }
+        }
+    }
+
+    public func modify(_ item: ProviderItem, baseVersion: NSFileProviderItemVersion, changedFields: NSFileProviderItemFields,
+                       contents: URL?) async throws -> ProviderChange {
+        try await ProviderAnswer.awaiting("modifyItem(\(item.identifier))", within: deadline) { finish in
+            _ = provider.modifyItem(ProvidedItem(item), baseVersion: baseVersion, changedFields: changedFields, contents: contents,
+                                    options: [], request: NSFileProviderRequest()) { item, pending, fetch, error in
+                finish(Self.change(item, pending, fetch, error))
+            }
+        }
+    }
+
+    public func delete(_ identifier: NSFileProviderItemIdentifier, baseVersion: NSFileProviderItemVersion) async throws {
+        let _: Bool = try await ProviderAnswer.awaiting("deleteItem(identifier: \(identifier))", within: deadline) { finish in
+            _ = provider.deleteItem(identifier: identifier, baseVersion: baseVersion, options: [.recursive], request: NSFileProviderRequest()) { error in
+                finish(error.map { .failure($0) } ?? .success(true))
+            }
+        }
+    }
+
+    private static func change(_ item: (any NSFileProviderItem)?, _ pending: NSFileProviderItemFields, _ fetch: Bool,
+                               _ error: (any Error)?) -> Result<ProviderChange, any Error> {
+        if let error { return .failure(error) }
+        return .success(ProviderChange(item: item.map(ProviderItem.init), stillPending: pending, shouldFetchContents: fetch))
+    }
+
     private struct Fetched: Sendable {
         var contents: URL
         var item: ProviderItem

@@ -65,4 +65,50 @@ public protocol ProviderCalls: Sendable {
     func page(of container: NSFileProviderItemIdentifier, from page: NSFileProviderPage) async throws -> ProviderPage
     /// The item's contents, in a file the caller now owns, and the item as of those contents.
     func fetchContents(of identifier: NSFileProviderItemIdentifier) async throws -> (contents: URL, item: ProviderItem)
+    /// An item made here: `template` carries a temporary identifier, and `fields` say which of
+    /// its fields are set; `contents` (nil for a folder) is valid until the call returns.
+    func create(_ template: ProviderItem, fields: NSFileProviderItemFields, contents: URL?) async throws -> ProviderChange
+    /// A change made here to `changedFields` of `item`, whose state the provider last gave as
+    /// `baseVersion`; `contents` is valid until the call returns.
+    func modify(_ item: ProviderItem, baseVersion: NSFileProviderItemVersion, changedFields: NSFileProviderItemFields,
+                contents: URL?) async throws -> ProviderChange
+    /// The item, deleted here (a folder with what was in it).
+    func delete(_ identifier: NSFileProviderItemIdentifier, baseVersion: NSFileProviderItemVersion) async throws
+}
+
+/// A provider's answer to a creation or change: the item as it now stands there (nil if the
+/// provider deleted it), the fields it has not applied yet, and whether its contents differ
+/// from what was sent, so that the replica fetches them.
+public struct ProviderChange: Sendable {
+    public var item: ProviderItem?
+    public var stillPending: NSFileProviderItemFields
+    public var shouldFetchContents: Bool
+
+    public init(item: ProviderItem?, stillPending: NSFileProviderItemFields = [], shouldFetchContents: Bool = false) {
+        self.item = item
+        self.stillPending = stillPending
+        self.shouldFetchContents = shouldFetchContents
+    }
+}
+
+/// A ``ProviderItem`` handed to a provider as an `NSFileProviderItem`: a template to create,
+/// or an item's new state.
+final class ProvidedItem: NSObject, NSFileProviderItem {
+    let item: ProviderItem
+
+    init(_ item: ProviderItem) {
+        self.item = item
+    }
+
+    var itemIdentifier: NSFileProviderItemIdentifier { item.identifier }
+    var parentItemIdentifier: NSFileProviderItemIdentifier { item.parent }
+    var filename: String { item.filename }
+    var contentType: UTType { item.isFolder ? .folder : .data }
+    var capabilities: NSFileProviderItemCapabilities { item.capabilities }
+    var documentSize: NSNumber? { item.isFolder ? nil : NSNumber(value: item.size) }
+    var creationDate: Date? { item.created }
+    var contentModificationDate: Date? { item.modified }
+    var itemVersion: NSFileProviderItemVersion {
+        NSFileProviderItemVersion(contentVersion: item.contentVersion, metadataVersion: item.metadataVersion)
+    }
 }

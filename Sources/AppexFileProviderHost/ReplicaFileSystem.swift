@@ -10,8 +10,9 @@ import Glibc
 /// first time they are looked in, files fetched the first time they are opened, and both kept
 /// in the ``ReplicaStore`` from then on.
 ///
-/// Read-only for now: the domain is mounted read-only, and the write path (creations,
-/// changes, deletions sent to the provider after close) is left to build (docs/file-provider.md).
+/// Changes made on the mount apply to the replica at once and reach the provider in the
+/// background (``ReplicaUploader``): a file's contents after its last close, names, folders
+/// and deletions as they happen.
 public final class ReplicaFileSystem: FUSEFileSystem {
     private let store: ReplicaStore
     private let provider: any ProviderCalls
@@ -19,7 +20,8 @@ public final class ReplicaFileSystem: FUSEFileSystem {
     private let report: @Sendable (String) -> Void
     private let listings = SingleFlight<UInt64>()
     private let fetches = SingleFlight<UInt64>()
-    private let files = Locked<(open: [UInt64: FileDescriptor], next: UInt64)>(([:], 1))
+    private let files = OpenFiles()
+    private let uploader: ReplicaUploader
     private let problems = Locked<[String]>([])
 
     /// The most pages, and items, one folder's listing may have: past either, the provider is
@@ -28,11 +30,20 @@ public final class ReplicaFileSystem: FUSEFileSystem {
 
     /// Serves `store`, listed and fetched from `provider`, as owned by the user running this.
     /// Each problem with the provider's answers goes to `report`, and to standard error if none is given.
-    public init(store: ReplicaStore, provider: any ProviderCalls, report: (@Sendable (String) -> Void)? = nil) {
+    /// Changes that fail to upload are tried again after `retryPause`, then twice as long, and so on.
+    public init(store: ReplicaStore, provider: any ProviderCalls, retryPause: Duration = .seconds(1), report: (@Sendable (String) -> Void)? = nil) {
         self.store = store
         self.provider = provider
         owner = (getuid(), getgid())
-        self.report = report ?? { StandardError.write(line: "appex files: \($0)") }
+        let report = report ?? { StandardError.write(line: "appex files: \($0)") }
+        self.report = report
+        uploader = ReplicaUploader(store: store, provider: provider, firstPause: retryPause, report: report,
+                                   isBeingWritten: { [files] node in files.isBeingWritten(node) })
+    }
+
+    /// Stops sending changes to the provider; what is pending stays in the replica.
+    public func stop() {
+        uploader.stop()
     }
 
     /// What went wrong lately with the provider's answers, newest last: refused items, failed
@@ -113,25 +124,34 @@ public final class ReplicaFileSystem: FUSEFileSystem {
     // MARK: Files
 
     public func open(_ node: UInt64, flags: Int32) async throws -> FUSEOpenFile {
-        guard flags & O_ACCMODE == O_RDONLY else { throw FUSEError(EROFS) }
         guard let entry = try store.entry(node: node) else { throw FUSEError.notFound }
         guard !entry.item.isFolder else { throw FUSEError.isDirectory }
-        if !entry.isMaterialized {
-            do {
-                try await fetches.run(node) { [self] in try await fetch(entry) }
-            } catch {
-                throw failure(error, while: "fetching \(describe(entry))")
-            }
-        }
-        let contents = try FileDescriptor.open(store.contentsURL(node: node).path, flags: O_RDONLY | O_CLOEXEC)
+        try await materialize(entry)
+        let writable = flags & O_ACCMODE != O_RDONLY
+        let handle = try openContents(of: node, writable: writable)
         try? store.touch(node: node)
-        let handle = files.withLock { files in
-            defer { files.next += 1 }
-            files.open[files.next] = contents
-            return files.next
-        }
         // Contents that were on disk before this open are the same: keep the kernel's pages of them.
         return FUSEOpenFile(handle: handle, keepsCache: entry.isMaterialized)
+    }
+
+    /// Fetches `entry`'s contents unless they are on disk.
+    private func materialize(_ entry: ReplicaStore.Entry) async throws {
+        guard !entry.isMaterialized else { return }
+        do {
+            try await fetches.run(entry.node) { [self] in try await fetch(entry) }
+        } catch {
+            throw failure(error, while: "fetching \(describe(entry))")
+        }
+    }
+
+    private func openContents(of node: UInt64, writable: Bool) throws -> UInt64 {
+        let contents: FileDescriptor
+        do {
+            contents = try FileDescriptor.open(store.contentsURL(node: node).path, flags: (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC)
+        } catch {
+            throw FUSEError(error.errno)
+        }
+        return files.add(OpenFile(node: node, descriptor: contents, writable: writable))
     }
 
     private func fetch(_ entry: ReplicaStore.Entry) async throws {
@@ -144,39 +164,124 @@ public final class ReplicaFileSystem: FUSEFileSystem {
     }
 
     public func read(_ node: UInt64, handle: UInt64, at offset: UInt64, count: Int) async throws -> [UInt8] {
-        guard let file = files.withLock({ $0.open[handle] }) else { throw FUSEError.badHandle }
+        guard let file = files[handle] else { throw FUSEError.badHandle }
         do {
-            return try file.read(upTo: count, at: Int(offset))
+            return try file.descriptor.read(upTo: count, at: Int(offset))
         } catch {
             throw FUSEError(error.errno)
         }
     }
 
+    public func write(_ bytes: [UInt8], to node: UInt64, handle: UInt64, at offset: UInt64) async throws -> Int {
+        guard let file = files.markWritten(handle) else { throw FUSEError.badHandle }
+        let written = bytes.withUnsafeBytes { pwrite(file.descriptor.rawValue, $0.baseAddress, $0.count, off_t(offset)) }
+        guard written >= 0 else { throw FUSEError(errno) }
+        return written
+    }
+
     public func release(_ node: UInt64, handle: UInt64) async {
-        files.withLock { $0.open.removeValue(forKey: handle) }?.close()
+        guard let file = files.remove(handle) else { return }
+        file.descriptor.close()
+        if file.written {
+            changed(node, [.contents, .contentModificationDate], modified: Date())
+        } else if file.writable {
+            uploader.kick() // a change waiting for this close, such as a rename
+        }
+    }
+
+    /// Notes a change made here and wakes the uploader.
+    private func changed(_ node: UInt64, _ fields: NSFileProviderItemFields, modified: Date? = nil) {
+        do {
+            try store.markChanged(node, fields: fields, modified: modified)
+            uploader.kick()
+        } catch {
+            note("\(provider.domain.rawValue): a change to node \(node) could not be kept: \(error)")
+        }
     }
 
     public func flush(_ node: UInt64, handle: UInt64) async throws {}
     public func synchronize(_ node: UInt64, handle: UInt64) async throws {}
 
-    // MARK: Changes, not yet sent to the provider
+    // MARK: Changes
 
-    public func setAttributes(_ changes: FUSEAttributeChanges, of node: UInt64) async throws -> FUSEAttributes { throw FUSEError(EROFS) }
-    public func create(_ name: String, in parent: UInt64, mode: UInt32, flags: Int32, caller: FUSECaller) async throws -> (FUSEEntry, FUSEOpenFile) {
-        throw FUSEError(EROFS)
+    public func setAttributes(_ changes: FUSEAttributeChanges, of node: UInt64) async throws -> FUSEAttributes {
+        guard let entry = try store.entry(node: node) else { throw FUSEError.notFound }
+        if let size = changes.size {
+            guard !entry.item.isFolder else { throw FUSEError.isDirectory }
+            try await materialize(entry)
+            guard truncate(store.contentsURL(node: node).path, off_t(clamping: size)) == 0 else { throw FUSEError(errno) }
+            changed(node, [.contents, .contentModificationDate], modified: Date())
+        }
+        if let modified = changes.modified {
+            let time = modified.time
+            changed(node, [.contentModificationDate], modified: Date(timeIntervalSince1970: Double(time.seconds) + Double(time.nanoseconds) / 1e9))
+        }
+        // Modes, owners and access times are the mount's own: a provider keeps none of them.
+        return try await attributes(of: node)
     }
-    public func write(_ bytes: [UInt8], to node: UInt64, handle: UInt64, at offset: UInt64) async throws -> Int { throw FUSEError(EROFS) }
-    public func makeDirectory(_ name: String, in parent: UInt64, mode: UInt32, caller: FUSECaller) async throws -> FUSEEntry { throw FUSEError(EROFS) }
-    public func unlink(_ name: String, in parent: UInt64) async throws { throw FUSEError(EROFS) }
-    public func removeDirectory(_ name: String, in parent: UInt64) async throws { throw FUSEError(EROFS) }
+
+    public func create(_ name: String, in parent: UInt64, mode: UInt32, flags: Int32, caller: FUSECaller) async throws -> (FUSEEntry, FUSEOpenFile) {
+        let entry = try await addLocal(name, in: parent, isFolder: false)
+        let handle = try openContents(of: entry.node, writable: true)
+        return (FUSEEntry(attributes: attributes(of: entry)), FUSEOpenFile(handle: handle))
+    }
+
+    public func makeDirectory(_ name: String, in parent: UInt64, mode: UInt32, caller: FUSECaller) async throws -> FUSEEntry {
+        let entry = try await addLocal(name, in: parent, isFolder: true)
+        uploader.kick()
+        return FUSEEntry(attributes: attributes(of: entry))
+    }
+
+    private func addLocal(_ name: String, in parent: UInt64, isFolder: Bool) async throws -> ReplicaStore.Entry {
+        if ProviderItemCheck.nameProblem(name) != nil { throw FUSEError.invalid }
+        try await listIfNeeded(parent)
+        guard try store.child(named: name, of: parent) == nil else { throw FUSEError.exists }
+        return try store.addLocal(named: name, in: parent, isFolder: isFolder)
+    }
+
+    public func unlink(_ name: String, in parent: UInt64) async throws {
+        try await listIfNeeded(parent)
+        guard let entry = try store.child(named: name, of: parent) else { throw FUSEError.notFound }
+        guard !entry.item.isFolder else { throw FUSEError.isDirectory }
+        try store.removeLocally(entry.node)
+        uploader.kick()
+    }
+
+    public func removeDirectory(_ name: String, in parent: UInt64) async throws {
+        try await listIfNeeded(parent)
+        guard let entry = try store.child(named: name, of: parent) else { throw FUSEError.notFound }
+        guard entry.item.isFolder else { throw FUSEError.notDirectory }
+        try await listIfNeeded(entry.node)
+        guard try store.children(of: entry.node).isEmpty else { throw FUSEError.notEmpty }
+        try store.removeLocally(entry.node)
+        uploader.kick()
+    }
+
     public func rename(_ name: String, in parent: UInt64, to newName: String, in newParent: UInt64, options: FUSERenameOptions) async throws {
-        throw FUSEError(EROFS)
+        guard !options.contains(.exchange) else { throw FUSEError.invalid }
+        if ProviderItemCheck.nameProblem(newName) != nil { throw FUSEError.invalid }
+        try await listIfNeeded(parent)
+        try await listIfNeeded(newParent)
+        guard let entry = try store.child(named: name, of: parent) else { throw FUSEError.notFound }
+        if try ancestors(of: newParent).contains(entry.item.identifier) { throw FUSEError.invalid } // into itself
+        if let replaced = try store.child(named: newName, of: newParent), replaced.node != entry.node {
+            guard !options.contains(.noReplace) else { throw FUSEError.exists }
+            if replaced.item.isFolder != entry.item.isFolder { throw replaced.item.isFolder ? FUSEError.isDirectory : FUSEError.notDirectory }
+            if replaced.item.isFolder, try !store.children(of: replaced.node).isEmpty { throw FUSEError.notEmpty }
+            try store.removeLocally(replaced.node)
+        }
+        try store.move(entry.node, to: newName, in: newParent)
+        uploader.kick()
     }
 
     // MARK: Attributes and errors
 
     private func attributes(of entry: ReplicaStore.Entry) -> FUSEAttributes {
-        let item = entry.item
+        var item = entry.item
+        var local = stat()
+        if !item.isFolder, entry.isMaterialized, stat(store.contentsURL(node: entry.node).path, &local) == 0 {
+            item.size = UInt64(local.st_size) // the local copy, which writes here change before the provider knows
+        }
         let modified = (item.modified ?? item.created).map(FUSETime.init(date:)) ?? FUSETime(seconds: 0)
         let permissions: UInt32 = item.isFolder ? 0o755 : 0o644
         return FUSEAttributes(node: entry.node, size: item.size, mode: (item.isFolder ? UInt32(S_IFDIR) : UInt32(S_IFREG)) | permissions,
@@ -192,7 +297,7 @@ public final class ReplicaFileSystem: FUSEFileSystem {
     private func failure(_ error: any Error, while doing: String) -> FUSEError {
         if let error = error as? FUSEError { return error }
         note("\(provider.domain.rawValue): \(doing) failed: \(error)")
-        return FUSEError(Self.errno(for: error))
+        return FUSEError(Self.errorNumber(for: error))
     }
 
     private func note(_ problem: String) {
@@ -204,7 +309,7 @@ public final class ReplicaFileSystem: FUSEFileSystem {
     }
 
     /// The `errno` a caller gets for a provider's error: its meaning, where one fits.
-    static func errno(for error: any Error) -> Int32 {
+    static func errorNumber(for error: any Error) -> Int32 {
         switch error {
         case ProviderError.noAnswer: return ETIMEDOUT
         case NSFileProviderError.noSuchItem: return ENOENT
@@ -220,5 +325,44 @@ extension FUSETime {
     init(date: Date) {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         self.init(seconds: Int64(seconds), nanoseconds: UInt32(min(999_999_999, max(0, (date.timeIntervalSince1970 - seconds) * 1e9))))
+    }
+}
+
+/// A file open on the mount: its local copy, and whether it was written through this open.
+private struct OpenFile: Sendable {
+    let node: UInt64
+    let descriptor: FileDescriptor
+    let writable: Bool
+    var written = false
+}
+
+/// The files open on the mount, by handle.
+private final class OpenFiles: Sendable {
+    private let files = Locked<(open: [UInt64: OpenFile], next: UInt64)>(([:], 1))
+
+    subscript(handle: UInt64) -> OpenFile? { files.withLock { $0.open[handle] } }
+
+    func add(_ file: OpenFile) -> UInt64 {
+        files.withLock { files in
+            defer { files.next += 1 }
+            files.open[files.next] = file
+            return files.next
+        }
+    }
+
+    func markWritten(_ handle: UInt64) -> OpenFile? {
+        files.withLock { files in
+            files.open[handle]?.written = true
+            return files.open[handle]
+        }
+    }
+
+    func remove(_ handle: UInt64) -> OpenFile? {
+        files.withLock { $0.open.removeValue(forKey: handle) }
+    }
+
+    /// Whether `node` is open for writing: its contents go to the provider after the last close.
+    func isBeingWritten(_ node: UInt64) -> Bool {
+        files.withLock { $0.open.values.contains { $0.node == node && $0.writable } }
     }
 }

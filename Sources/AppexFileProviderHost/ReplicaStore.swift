@@ -11,7 +11,7 @@ import GRDB
 public final class ReplicaStore: Sendable {
     /// The replica's folder.
     public let folder: URL
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
 
     /// The node of the domain's root folder, as FUSE numbers its root.
     public static let rootNode: UInt64 = 1
@@ -20,7 +20,11 @@ public final class ReplicaStore: Sendable {
         self.folder = folder
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Contents"), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        database = try DatabaseQueue(path: folder.appendingPathComponent("replica.sqlite").path)
+        // WAL, and a wait for a lock: `appex files` reads the replica while the mount writes it.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        database = try DatabaseQueue(path: folder.appendingPathComponent("replica.sqlite").path, configuration: configuration)
         try Self.migrator.migrate(database)
     }
 
@@ -29,7 +33,7 @@ public final class ReplicaStore: Sendable {
         migrator.registerMigration("items") { db in
             try db.execute(sql: """
                 CREATE TABLE item (
-                    node INTEGER PRIMARY KEY,
+                    node INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: the kernel may still hold a node that went
                     identifier TEXT NOT NULL UNIQUE,
                     parent INTEGER REFERENCES item(node) ON DELETE CASCADE,
                     filename TEXT NOT NULL,
@@ -49,6 +53,21 @@ public final class ReplicaStore: Sendable {
                     VALUES (1, '\(NSFileProviderItemIdentifier.rootContainer.rawValue)', NULL, '', 1, 0, x'', x'', 1);
                 """)
         }
+        migrator.registerMigration("changes") { db in
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN pendingFields INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE item ADD COLUMN localOnly BOOLEAN NOT NULL DEFAULT 0;
+                ALTER TABLE item ADD COLUMN localContents BOOLEAN NOT NULL DEFAULT 0;
+                ALTER TABLE item ADD COLUMN changeCount INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE item ADD COLUMN lastError TEXT;
+                CREATE TABLE deletion (
+                    identifier TEXT PRIMARY KEY,
+                    contentVersion BLOB NOT NULL,
+                    metadataVersion BLOB NOT NULL,
+                    lastError TEXT
+                );
+                """)
+        }
         return migrator
     }
 
@@ -58,13 +77,21 @@ public final class ReplicaStore: Sendable {
         public var item: ProviderItem
         /// Whether the folder's listing has been read whole from the provider.
         public var isListed: Bool
-        /// Whether the contents are on disk, as of the item's content version.
+        /// Whether the contents are on disk: as of the item's content version, or changed here since.
         public var isMaterialized: Bool
         public var lastUsed: Date?
+        /// The fields changed here and not yet taken by the provider.
+        public var pendingFields: NSFileProviderItemFields
+        /// Whether the item was made here and the provider doesn't have it yet.
+        public var isLocalOnly: Bool
+        /// How many changes were made here; an upload's answer applies only if none came since.
+        public var changeCount: Int
+        /// Why the last upload of its changes failed, if it did.
+        public var lastError: String?
     }
 
     /// Every column of an item, and its parent's identifier.
-    private static let select = "SELECT item.*, up.identifier AS parentIdentifier FROM item LEFT JOIN item AS up ON up.node = item.parent"
+    static let select = "SELECT item.*, up.identifier AS parentIdentifier FROM item LEFT JOIN item AS up ON up.node = item.parent"
 
     public func entry(node: UInt64) throws -> Entry? {
         try database.read { db in try Row.fetchOne(db, sql: "\(Self.select) WHERE item.node = ?", arguments: [Int64(node)]).map(Self.entry) }
@@ -91,15 +118,19 @@ public final class ReplicaStore: Sendable {
     public func replaceChildren(of parent: UInt64, with items: [ProviderItem]) throws {
         let gone: [Int64] = try database.write { db in
             let listed = Set(items.map(\.identifier.rawValue))
-            let before = try Row.fetchAll(db, sql: "SELECT node, identifier FROM item WHERE parent = ?", arguments: [Int64(parent)])
+            let before = try Row.fetchAll(db, sql: "SELECT node, identifier, (localOnly OR pendingFields != 0) AS changed FROM item WHERE parent = ?",
+                                          arguments: [Int64(parent)])
             var gone: [Int64] = []
-            for row in before where !listed.contains(row["identifier"]) {
+            for row in before where !listed.contains(row["identifier"]) && !(row["changed"] as Bool) {
                 gone += try Self.subtree(of: row["node"], in: db)
             }
             for node in gone { try db.execute(sql: "DELETE FROM item WHERE node = ?", arguments: [node]) }
             // Names may have moved among the listed items: free them all first. No real name has a "/".
-            try db.execute(sql: "UPDATE item SET filename = '/' || node WHERE parent = ?", arguments: [Int64(parent)])
-            for item in items {
+            try db.execute(sql: "UPDATE item SET filename = '/' || node WHERE parent = ? AND NOT localOnly AND pendingFields = 0",
+                           arguments: [Int64(parent)])
+            let changedHere = Set(try String.fetchAll(db, sql: "SELECT identifier FROM item WHERE localOnly OR pendingFields != 0"))
+            let deletedHere = Set(try String.fetchAll(db, sql: "SELECT identifier FROM deletion"))
+            for item in items where !changedHere.contains(item.identifier.rawValue) && !deletedHere.contains(item.identifier.rawValue) {
                 try db.execute(sql: """
                     INSERT INTO item (identifier, parent, filename, isFolder, size, created, modified, contentVersion, metadataVersion, writable)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -117,7 +148,7 @@ public final class ReplicaStore: Sendable {
     }
 
     /// `node` and every node under it.
-    private static func subtree(of node: Int64, in db: Database) throws -> [Int64] {
+    static func subtree(of node: Int64, in db: Database) throws -> [Int64] {
         try Int64.fetchAll(db, sql: """
             WITH RECURSIVE under(node) AS (SELECT ? UNION ALL SELECT item.node FROM item JOIN under ON item.parent = under.node)
             SELECT node FROM under
@@ -163,7 +194,7 @@ public final class ReplicaStore: Sendable {
         try? FileManager.default.removeItem(at: contentsURL(node: node))
     }
 
-    private static func entry(_ row: Row) -> Entry {
+    static func entry(_ row: Row) -> Entry {
         let item = ProviderItem(
             identifier: NSFileProviderItemIdentifier(row["identifier"] as String),
             parent: (row["parentIdentifier"] as String?).map(NSFileProviderItemIdentifier.init(rawValue:)) ?? .rootContainer, filename: row["filename"],
@@ -174,7 +205,9 @@ public final class ReplicaStore: Sendable {
             capabilities: (row["writable"] as Bool) ? .allowsAll : [.allowsReading])
         let materialized = row["materializedVersion"] as Data?
         return Entry(node: UInt64(row["node"] as Int64), item: item, isListed: row["listed"],
-                     isMaterialized: materialized != nil && materialized == item.contentVersion,
-                     lastUsed: (row["lastUsed"] as Double?).map(Date.init(timeIntervalSince1970:)))
+                     isMaterialized: row["localContents"] || (materialized != nil && materialized == item.contentVersion),
+                     lastUsed: (row["lastUsed"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                     pendingFields: NSFileProviderItemFields(rawValue: UInt(row["pendingFields"] as Int64)),
+                     isLocalOnly: row["localOnly"], changeCount: row["changeCount"], lastError: row["lastError"])
     }
 }

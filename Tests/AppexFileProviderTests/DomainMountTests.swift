@@ -90,14 +90,6 @@ func withDomain<T>(_ provider: ShelfProvider, _ folders: borrowing DomainFolders
         }
     }
 
-    @Test func theMountIsReadOnlyForNow() async throws {
-        let folders = DomainFolders()
-        try await withDomain(ShelfProvider(), folders) { mount in
-            let result = try await shell("touch '\(mount)/Work/new.txt'; rm '\(mount)/Work/plan.md'; echo x >> '\(mount)/Work/plan.md'")
-            #expect(result.standardError.components(separatedBy: "Read-only file system").count == 4, "\(result.standardError)")
-        }
-    }
-
     @Test func namesThatWouldEscapeTheFolderAndDuplicatesAreLeftOut() async throws {
         let problems = Reports()
         let folders = DomainFolders()

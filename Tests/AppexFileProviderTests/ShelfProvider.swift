@@ -27,6 +27,9 @@ final class ShelfProvider: NSObject, NSFileProviderReplicatedExtension, @uncheck
     }
 
     let nodes: Locked<[NSFileProviderItemIdentifier: Node]>
+    /// While true, every change fails as a server out of reach would.
+    let unreachable = Locked(false)
+    let nextIdentifier = Locked(1)
     let fetchCount = Locked(0)
     let pageCount = Locked(0)
     let behaviour: Behaviour
@@ -91,21 +94,72 @@ final class ShelfProvider: NSObject, NSFileProviderReplicatedExtension, @uncheck
 
     func createItem(basedOn itemTemplate: any NSFileProviderItem, fields: NSFileProviderItemFields, contents url: URL?, options: NSFileProviderCreateItemOptions,
                     request: NSFileProviderRequest, completionHandler: @escaping ((any NSFileProviderItem)?, NSFileProviderItemFields, Bool, (any Error)?) -> Void) -> Progress {
-        completionHandler(nil, [], false, NSFileProviderError(.cannotSynchronize))
+        guard !unreachable.withLock({ $0 }) else {
+            completionHandler(nil, [], false, NSFileProviderError(.serverUnreachable))
+            return Progress()
+        }
+        let identifier = NSFileProviderItemIdentifier("item-\(nextIdentifier.withLock { next in defer { next += 1 }; return next })")
+        let isFolder = itemTemplate.contentType.conforms(to: .folder)
+        let node = Node(parent: itemTemplate.parentItemIdentifier, name: itemTemplate.filename,
+                        contents: isFolder ? nil : url.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "")
+        nodes.withLock { $0[identifier] = node }
+        completionHandler(ShelfItem(identifier: identifier, node: node), [], false, nil)
         return Progress()
     }
 
     func modifyItem(_ item: any NSFileProviderItem, baseVersion version: NSFileProviderItemVersion, changedFields: NSFileProviderItemFields, contents newContents: URL?,
                     options: NSFileProviderModifyItemOptions, request: NSFileProviderRequest,
                     completionHandler: @escaping ((any NSFileProviderItem)?, NSFileProviderItemFields, Bool, (any Error)?) -> Void) -> Progress {
-        completionHandler(nil, [], false, NSFileProviderError(.cannotSynchronize))
+        guard !unreachable.withLock({ $0 }) else {
+            completionHandler(nil, [], false, NSFileProviderError(.serverUnreachable))
+            return Progress()
+        }
+        let updated = nodes.withLock { nodes -> Node? in
+            guard var node = nodes[item.itemIdentifier] else { return nil }
+            if changedFields.contains(.filename) { node.name = item.filename }
+            if changedFields.contains(.parentItemIdentifier) { node.parent = item.parentItemIdentifier }
+            if changedFields.contains(.contents), let newContents {
+                node.contents = (try? String(contentsOf: newContents, encoding: .utf8)) ?? ""
+                node.version += 1
+            }
+            nodes[item.itemIdentifier] = node
+            return node
+        }
+        guard let updated else {
+            completionHandler(nil, [], false, NSFileProviderError(.noSuchItem))
+            return Progress()
+        }
+        completionHandler(ShelfItem(identifier: item.itemIdentifier, node: updated), [], false, nil)
         return Progress()
     }
 
     func deleteItem(identifier: NSFileProviderItemIdentifier, baseVersion version: NSFileProviderItemVersion, options: NSFileProviderDeleteItemOptions,
                     request: NSFileProviderRequest, completionHandler: @escaping ((any Error)?) -> Void) -> Progress {
-        completionHandler(NSFileProviderError(.deletionRejected))
+        guard !unreachable.withLock({ $0 }) else {
+            completionHandler(NSFileProviderError(.serverUnreachable))
+            return Progress()
+        }
+        nodes.withLock { nodes in
+            var gone: Set<NSFileProviderItemIdentifier> = [identifier]
+            while let more = nodes.first(where: { gone.contains($0.value.parent) && !gone.contains($0.key) })?.key { gone.insert(more) }
+            for identifier in gone { nodes[identifier] = nil }
+        }
+        completionHandler(nil)
         return Progress()
+    }
+
+    /// The contents of the item at `path` (names joined by "/") as the provider has it.
+    func contents(at path: String) -> String? {
+        nodes.withLock { nodes in
+            var parent = NSFileProviderItemIdentifier.rootContainer
+            var found: Node?
+            for name in path.split(separator: "/") {
+                guard let (identifier, node) = nodes.first(where: { $0.value.parent == parent && $0.value.name == name }) else { return nil }
+                parent = identifier
+                found = node
+            }
+            return found?.contents ?? (found == nil ? nil : "<folder>")
+        }
     }
 
     func enumerator(for containerItemIdentifier: NSFileProviderItemIdentifier, request: NSFileProviderRequest) throws -> any NSFileProviderEnumerator {
