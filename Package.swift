@@ -74,6 +74,7 @@ var package = Package(
         .library(name: "AppexBrowserTesting", targets: ["AppexBrowserTesting"]),
         .library(name: "AppexFuzzing", targets: ["AppexFuzzing"]),
         .library(name: "AppexFUSE", targets: ["AppexFUSE"]),
+        .library(name: "AppexFileProviderHost", targets: ["AppexFileProviderHost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -89,6 +89,7 @@ let package = Package(
 let benchmarkTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("Activation", [.product(name: "AppexCore", package: appex)]),
     ("LaunchOrder", [.product(name: "AppexSystem", package: appex)]),
+    ("FileProviderRead", [.product(name: "AppexFileProviderHost", package: appex), .product(name: "AppexTesting", package: appex)]),
     ("Wire", [.product(name: "AppexWire", package: appex), .product(name: "AppexWireSchema", package: appex),
               .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     (

@@ -1,3 +1,5 @@
+public import AppexSystem
+
 /// A file system served on a FUSE mount, node by node, as the kernel asks.
 ///
 /// Nodes are numbers the file system chooses; ``FUSEFileSystem/rootNode`` is the mount's
@@ -57,18 +59,25 @@ public struct FUSEEntry: Sendable, Equatable {
     }
 }
 
-/// An open file: its handle, and how the kernel should cache its pages.
-public struct FUSEOpenFile: Sendable, Equatable {
+/// An open file: its handle, how the kernel should cache its pages, and the local file that
+/// holds its contents, if there is one.
+public struct FUSEOpenFile: Sendable {
     public var handle: UInt64
     /// Keep the pages cached from an earlier open: the contents have not changed since.
     public var keepsCache: Bool
     /// Bypass the page cache: every read and write reaches the file system.
     public var directIO: Bool
+    /// A descriptor of the file that holds the contents. Where the kernel offers passthrough
+    /// (Linux 6.9) and the server may use it (CAP_SYS_ADMIN), the kernel reads and writes this
+    /// file itself, and the file system sees no `read` or `write` of the open file; elsewhere
+    /// they reach the file system as usual.
+    public var backing: FileDescriptor?
 
-    public init(handle: UInt64, keepsCache: Bool = false, directIO: Bool = false) {
+    public init(handle: UInt64, keepsCache: Bool = false, directIO: Bool = false, backing: FileDescriptor? = nil) {
         self.handle = handle
         self.keepsCache = keepsCache
         self.directIO = directIO
+        self.backing = backing
     }
 }
 

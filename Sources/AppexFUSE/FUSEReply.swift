@@ -32,9 +32,6 @@ enum FUSEReply: Sendable {
         return .structures(out)
     }
 
-    static func open(_ file: FUSEOpenFile) -> FUSEReply {
-        .structures(file.kernel)
-    }
 
     /// Folder entries from `start` on (the `offset` the kernel asked from), as many as fit in
     /// `limit` bytes. Each entry's offset is the one to ask from for the entry after it.
@@ -72,10 +69,18 @@ extension FUSEEntry {
 }
 
 extension FUSEOpenFile {
-    var kernel: fuse_open_out {
+    /// The answer to an open; with `backing`, the id of a backing file the kernel reads and
+    /// writes itself (the field after `open_flags` since 7.40). A file passed through has no
+    /// pages of its own to keep, and the kernel fails its open (EIO) if asked to keep them.
+    func kernel(backing: Int32? = nil) -> fuse_open_out {
         var out = fuse_open_out()
         out.fh = handle
-        out.open_flags = (keepsCache ? UInt32(FOPEN_KEEP_CACHE) : 0) | (directIO ? UInt32(FOPEN_DIRECT_IO) : 0)
+        if let backing {
+            out.open_flags = UInt32(APPEX_FOPEN_PASSTHROUGH)
+            out.padding = UInt32(bitPattern: backing)
+        } else {
+            out.open_flags = (keepsCache ? UInt32(FOPEN_KEEP_CACHE) : 0) | (directIO ? UInt32(FOPEN_DIRECT_IO) : 0)
+        }
         return out
     }
 }

@@ -20,6 +20,12 @@ public final class FUSEServer: Sendable {
     private let mount: FUSEMount
     private let fileSystem: any FUSEFileSystem
     private let listings = Locked(DirectoryListings())
+    /// Whether the kernel agreed to passthrough at `INIT`.
+    private let passthrough = Atomic<Bool>(false)
+    /// The backing file registered for each node with open files, and how many are open. The
+    /// kernel takes one backing file per inode (a second is EBUSY) and looks its id up when the
+    /// opener wakes, after the answer is written, so the id stays until the node's last release.
+    private let backings = Locked<[UInt64: (id: Int32, opens: Int)]>([:])
     private let finished = DispatchSemaphore(value: 0)
     private let workers = FUSEWorkers(threads: 4, name: "appex-fuse-worker")
 
@@ -77,7 +83,9 @@ public final class FUSEServer: Sendable {
         }
         switch request.operation {
         case let .initialize(major, minor, maxReadahead, flags):
-            send(Self.initialization(major: major, minor: minor, maxReadahead: maxReadahead, offered: flags), to: request.unique)
+            let reply = Self.initialization(major: major, minor: minor, maxReadahead: maxReadahead, offered: flags)
+            passthrough.store(Self.grantsPassthrough(reply), ordering: .relaxed)
+            send(reply, to: request.unique)
         case let .forget(lookups):
             fileSystem.forget(request.node, lookups: lookups)
         case let .batchForget(forgets):
@@ -98,14 +106,20 @@ public final class FUSEServer: Sendable {
             send(.error(ETIMEDOUT), to: request.unique)
         }
         Task(executorPreference: workers) { [self] in
-            let reply = await perform(request)
-            guard answer.claim() else { return }
-            timer.cancel()
-            send(reply, to: request.unique)
+            var passedThrough = false
+            let reply = await perform(request, passedThrough: &passedThrough)
+            if answer.claim() {
+                timer.cancel()
+                send(reply, to: request.unique)
+            } else if passedThrough {
+                releaseBacking(of: request.node) // no file was opened with it
+            }
         }
     }
 
-    private func perform(_ request: FUSERequest) async -> FUSEReply {
+    /// What `request` answers. An open whose contents the kernel may read itself holds the
+    /// node's backing file, and sets `passedThrough`.
+    private func perform(_ request: FUSERequest, passedThrough: inout Bool) async -> FUSEReply {
         let node = request.node
         do {
             switch request.operation {
@@ -116,10 +130,15 @@ public final class FUSEServer: Sendable {
             case let .setAttributes(changes):
                 return .attributes(try await fileSystem.setAttributes(changes, of: node), validity: .seconds(1))
             case let .open(flags):
-                return .open(try await fileSystem.open(node, flags: flags))
+                let file = try await fileSystem.open(node, flags: flags)
+                let backing = holdBacking(of: node, for: file)
+                passedThrough = backing != nil
+                return .structures(file.kernel(backing: backing))
             case let .create(name, mode, flags):
                 let (entry, file) = try await fileSystem.create(name, in: node, mode: mode, flags: flags, caller: request.caller)
-                return .structures(entry.kernel, file.kernel)
+                let backing = holdBacking(of: entry.attributes.node, for: file)
+                passedThrough = backing != nil
+                return .structures(entry.kernel, file.kernel(backing: backing))
             case let .read(handle, offset, count):
                 return .bytes(try await fileSystem.read(node, handle: handle, at: offset, count: min(Int(count), Self.maximumTransfer)))
             case let .write(handle, offset, bytes):
@@ -131,6 +150,7 @@ public final class FUSEServer: Sendable {
                 return .empty
             case let .release(handle):
                 await fileSystem.release(node, handle: handle)
+                releaseBacking(of: node)
                 return .empty
             case let .synchronize(handle):
                 try await fileSystem.synchronize(node, handle: handle)
@@ -139,7 +159,7 @@ public final class FUSEServer: Sendable {
                 let entries = try await fileSystem.entries(of: node)
                 let handle = listings.withLock { $0.open([FUSEDirectoryEntry(name: ".", node: node, type: UInt32(Glibc.S_IFDIR)),
                                                           FUSEDirectoryEntry(name: "..", node: node, type: UInt32(Glibc.S_IFDIR))] + entries) }
-                return .open(FUSEOpenFile(handle: handle))
+                return .structures(FUSEOpenFile(handle: handle).kernel())
             case let .readDirectory(handle, offset, count):
                 guard let entries = listings.withLock({ $0.entries[handle] }) else { return .error(EBADF) }
                 return .directory(entries, from: offset, limit: Int(count))
@@ -167,6 +187,37 @@ public final class FUSEServer: Sendable {
         } catch {
             return .error(error)
         }
+    }
+
+    /// The id of `node`'s backing file, registered with the kernel from `file`'s the first time,
+    /// if the connection has passthrough and the kernel takes the file; nil, and reads and
+    /// writes come to the file system, otherwise.
+    private func holdBacking(of node: UInt64, for file: FUSEOpenFile) -> Int32? {
+        guard let backing = file.backing, passthrough.load(ordering: .relaxed) else { return nil }
+        return backings.withLock { backings in
+            if let held = backings[node] {
+                backings[node] = (held.id, held.opens + 1)
+                return held.id
+            }
+            let id = appex_fuse_backing_open(mount.device.rawValue, backing.rawValue)
+            guard id > 0 else { return nil }
+            backings[node] = (id, 1)
+            return id
+        }
+    }
+
+    /// One open file of `node` is released: the last lets go of its backing file.
+    private func releaseBacking(of node: UInt64) {
+        let closing = backings.withLock { backings -> Int32? in
+            guard let held = backings[node] else { return nil }
+            if held.opens > 1 {
+                backings[node] = (held.id, held.opens - 1)
+                return nil
+            }
+            backings[node] = nil
+            return held.id
+        }
+        if let closing { appex_fuse_backing_close(mount.device.rawValue, UInt32(closing)) }
     }
 
     /// Writes one answer. One that fails is dropped: ENOENT means the caller was interrupted
@@ -200,15 +251,30 @@ public final class FUSEServer: Sendable {
         out.minor = min(minor, UInt32(FUSE_KERNEL_MINOR_VERSION))
         out.max_readahead = maxReadahead
         let wanted = UInt64(FUSE_ASYNC_READ | FUSE_BIG_WRITES | FUSE_AUTO_INVAL_DATA | FUSE_PARALLEL_DIROPS | FUSE_MAX_PAGES | FUSE_INIT_EXT)
+            | APPEX_FUSE_PASSTHROUGH
         let flags = wanted & offered
         out.flags = UInt32(truncatingIfNeeded: flags)
         out.flags2 = UInt32(truncatingIfNeeded: flags >> 32)
+        if flags & APPEX_FUSE_PASSTHROUGH != 0 {
+            // max_stack_depth, the field after flags2 since 7.40: backing files are on ordinary
+            // file systems (depth 0), so the mount stacks one deep.
+            out.unused.0 = 1
+        }
         out.max_background = 64
         out.congestion_threshold = 48
         out.max_write = UInt32(maximumTransfer)
         out.time_gran = 1
         out.max_pages = UInt16(maximumTransfer / 4096)
         return .structures(out)
+    }
+}
+
+extension FUSEServer {
+    /// Whether an `INIT` answer grants passthrough.
+    static func grantsPassthrough(_ reply: FUSEReply) -> Bool {
+        guard case let .bytes(bytes) = reply, bytes.count >= MemoryLayout<fuse_init_out>.size else { return false }
+        let out = bytes.withUnsafeBytes { $0.loadUnaligned(as: fuse_init_out.self) }
+        return (UInt64(out.flags2) << 32) & APPEX_FUSE_PASSTHROUGH != 0
     }
 }
 

@@ -5,6 +5,7 @@ import AppexLocking
 import AppexSystem
 import Foundation
 import Glibc
+import Synchronization
 
 /// A domain's replica, served as a FUSE file system: folders listed from the provider the
 /// first time they are looked in, files fetched the first time they are opened, and both kept
@@ -23,6 +24,7 @@ public final class ReplicaFileSystem: FUSEFileSystem {
     private let files = OpenFiles()
     private let uploader: ReplicaUploader
     private let problems = Locked<[String]>([])
+    private let readsServed = Atomic<Int>(0)
 
     /// The most pages, and items, one folder's listing may have: past either, the provider is
     /// taken to list without end.
@@ -45,6 +47,10 @@ public final class ReplicaFileSystem: FUSEFileSystem {
     public func stop() {
         uploader.stop()
     }
+
+    /// How many reads of open files this file system has served itself. None, where the kernel
+    /// passes them through to the local copies (Linux 6.9, and appexd with CAP_SYS_ADMIN).
+    public var userSpaceReads: Int { readsServed.load(ordering: .relaxed) }
 
     /// What went wrong lately with the provider's answers, newest last: refused items, failed
     /// listings and fetches.
@@ -128,10 +134,11 @@ public final class ReplicaFileSystem: FUSEFileSystem {
         guard !entry.item.isFolder else { throw FUSEError.isDirectory }
         try await materialize(entry)
         let writable = flags & O_ACCMODE != O_RDONLY
-        let handle = try openContents(of: node, writable: writable)
+        let (handle, contents) = try openContents(of: node, writable: writable)
         try? store.touch(node: node)
-        // Contents that were on disk before this open are the same: keep the kernel's pages of them.
-        return FUSEOpenFile(handle: handle, keepsCache: entry.isMaterialized)
+        // Contents that were on disk before this open are the same: keep the kernel's pages of
+        // them. Where the kernel can, it reads and writes the local copy itself.
+        return FUSEOpenFile(handle: handle, keepsCache: entry.isMaterialized, backing: contents)
     }
 
     /// Fetches `entry`'s contents unless they are on disk.
@@ -144,14 +151,14 @@ public final class ReplicaFileSystem: FUSEFileSystem {
         }
     }
 
-    private func openContents(of node: UInt64, writable: Bool) throws -> UInt64 {
+    private func openContents(of node: UInt64, writable: Bool) throws -> (UInt64, FileDescriptor) {
         let contents: FileDescriptor
         do {
             contents = try FileDescriptor.open(store.contentsURL(node: node).path, flags: (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC)
         } catch {
             throw FUSEError(error.errno)
         }
-        return files.add(OpenFile(node: node, descriptor: contents, writable: writable))
+        return (files.add(OpenFile(node: node, descriptor: contents, writable: writable, before: FileState(contents))), contents)
     }
 
     private func fetch(_ entry: ReplicaStore.Entry) async throws {
@@ -165,6 +172,7 @@ public final class ReplicaFileSystem: FUSEFileSystem {
 
     public func read(_ node: UInt64, handle: UInt64, at offset: UInt64, count: Int) async throws -> [UInt8] {
         guard let file = files[handle] else { throw FUSEError.badHandle }
+        readsServed.add(1, ordering: .relaxed)
         do {
             return try file.descriptor.read(upTo: count, at: Int(offset))
         } catch {
@@ -181,8 +189,11 @@ public final class ReplicaFileSystem: FUSEFileSystem {
 
     public func release(_ node: UInt64, handle: UInt64) async {
         guard let file = files.remove(handle) else { return }
+        // Written through this open, by the file system's writes or, with passthrough, by the
+        // kernel's straight to the local copy, which only its state tells.
+        let written = file.written || file.writable && FileState(file.descriptor) != file.before
         file.descriptor.close()
-        if file.written {
+        if written {
             changed(node, [.contents, .contentModificationDate], modified: Date())
         } else if file.writable {
             uploader.kick() // a change waiting for this close, such as a rename
@@ -222,8 +233,8 @@ public final class ReplicaFileSystem: FUSEFileSystem {
 
     public func create(_ name: String, in parent: UInt64, mode: UInt32, flags: Int32, caller: FUSECaller) async throws -> (FUSEEntry, FUSEOpenFile) {
         let entry = try await addLocal(name, in: parent, isFolder: false)
-        let handle = try openContents(of: entry.node, writable: true)
-        return (FUSEEntry(attributes: attributes(of: entry)), FUSEOpenFile(handle: handle))
+        let (handle, contents) = try openContents(of: entry.node, writable: true)
+        return (FUSEEntry(attributes: attributes(of: entry)), FUSEOpenFile(handle: handle, backing: contents))
     }
 
     public func makeDirectory(_ name: String, in parent: UInt64, mode: UInt32, caller: FUSECaller) async throws -> FUSEEntry {
@@ -333,6 +344,8 @@ private struct OpenFile: Sendable {
     let node: UInt64
     let descriptor: FileDescriptor
     let writable: Bool
+    /// The local copy's state when it was opened.
+    let before: FileState?
     var written = false
 }
 

@@ -35,7 +35,7 @@ final class PresenterRound: @unchecked Sendable {
     private var moved: Set<PresentedPath> = []
     /// What each written item was before the accessor, by its index in ``accesses``; nil
     /// for an item that wasn't there.
-    private var before: [Int: ItemState?] = [:]
+    private var before: [Int: FileState?] = [:]
 
     private struct Access {
         let item: PresentedPath
@@ -119,7 +119,7 @@ final class PresenterRound: @unchecked Sendable {
     /// Keeps what each written item is now, once the coordination holds it.
     func noteItems() {
         for (index, access) in accesses.enumerated() where access.intent.isWriting {
-            before[index] = .some(ItemState(access.intent.url))
+            before[index] = .some(FileState(path: access.intent.url.path))
         }
     }
 
@@ -234,7 +234,7 @@ final class PresenterRound: @unchecked Sendable {
         var changes: [String: [PresenterMail.End.Change]] = [:]
         for (index, access) in accesses.enumerated() where !moved.contains(access.item) {
             guard let was = before[index], !access.intent.writingOptions.contains(.forDeleting),
-                  let after = ItemState(access.intent.url), after != was else { continue }
+                  let after = FileState(path: access.intent.url.path), after != was else { continue }
             tellChanged(access.intent.url, appeared: was == nil)
             let item = CoordinatedItem.locate(access.intent.url)
             changes[item.lockFile, default: []].append(PresenterMail.End.Change(path: item.components, appeared: was == nil))

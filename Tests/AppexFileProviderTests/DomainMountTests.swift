@@ -55,6 +55,19 @@ func withDomain<T>(_ provider: ShelfProvider, _ folders: borrowing DomainFolders
         }
     }
 
+    @Test(.enabled(if: geteuid() == 0, "passthrough needs CAP_SYS_ADMIN"))
+    func theKernelReadsAndWritesTheLocalCopiesItself() async throws {
+        let provider = ShelfProvider()
+        let folders = DomainFolders()
+        let calls = InProcessProvider(provider, domain: NSFileProviderDomainIdentifier("work"))
+        let mount = try DomainMount(provider: calls, replica: folders.replica, mountPoint: folders.mountPoint)
+        defer { mount.stop() }
+        let result = try await shell("cd '\(mount.path)/Work' && cat report.txt && cat report.txt && printf 'more\n' >> plan.md && cat plan.md")
+        #expect(result.standardOutput == "quarterly figures\nquarterly figures\n# Plan\nmore\n", "\(result.standardError)")
+        #expect(mount.fileSystem.userSpaceReads == 0, "every read went from the kernel to the local copy")
+        #expect(await eventually { provider.contents(at: "Work/plan.md") == "# Plan\nmore\n" }, "a write the file system never saw still reaches the provider")
+    }
+
     @Test func theReplicaOutlivesTheMount() async throws {
         let provider = ShelfProvider()
         let folders = DomainFolders()
