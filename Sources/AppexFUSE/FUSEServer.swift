@@ -22,10 +22,11 @@ public final class FUSEServer: Sendable {
     private let listings = Locked(DirectoryListings())
     /// Whether the kernel agreed to passthrough at `INIT`.
     private let passthrough = Atomic<Bool>(false)
-    /// The backing file registered for each node with open files, and how many are open. The
-    /// kernel takes one backing file per inode (a second is EBUSY) and looks its id up when the
-    /// opener wakes, after the answer is written, so the id stays until the node's last release.
-    private let backings = Locked<[UInt64: (id: Int32, opens: Int)]>([:])
+    /// The backing file registered for each node with files open through it, and their handles.
+    /// The kernel takes one backing file per inode (a second is EBUSY) and looks its id up when
+    /// the opener wakes, after the answer is written, so the id stays until the last of those
+    /// files is released.
+    private let backings = Locked<[UInt64: (id: Int32, handles: Set<UInt64>)]>([:])
     private let finished = DispatchSemaphore(value: 0)
     private let workers = FUSEWorkers(threads: 4, name: "appex-fuse-worker")
 
@@ -106,20 +107,20 @@ public final class FUSEServer: Sendable {
             send(.error(ETIMEDOUT), to: request.unique)
         }
         Task(executorPreference: workers) { [self] in
-            var passedThrough = false
+            var passedThrough: (node: UInt64, handle: UInt64)?
             let reply = await perform(request, passedThrough: &passedThrough)
             if answer.claim() {
                 timer.cancel()
                 send(reply, to: request.unique)
-            } else if passedThrough {
-                releaseBacking(of: request.node) // no file was opened with it
+            } else if let passedThrough {
+                releaseBacking(of: passedThrough.node, handle: passedThrough.handle) // no file was opened with it
             }
         }
     }
 
     /// What `request` answers. An open whose contents the kernel may read itself holds the
-    /// node's backing file, and sets `passedThrough`.
-    private func perform(_ request: FUSERequest, passedThrough: inout Bool) async -> FUSEReply {
+    /// node's backing file, and sets `passedThrough` to the node and the open file's handle.
+    private func perform(_ request: FUSERequest, passedThrough: inout (node: UInt64, handle: UInt64)?) async -> FUSEReply {
         let node = request.node
         do {
             switch request.operation {
@@ -132,12 +133,12 @@ public final class FUSEServer: Sendable {
             case let .open(flags):
                 let file = try await fileSystem.open(node, flags: flags)
                 let backing = holdBacking(of: node, for: file)
-                passedThrough = backing != nil
+                if backing != nil { passedThrough = (node, file.handle) }
                 return .structures(file.kernel(backing: backing))
             case let .create(name, mode, flags):
                 let (entry, file) = try await fileSystem.create(name, in: node, mode: mode, flags: flags, caller: request.caller)
                 let backing = holdBacking(of: entry.attributes.node, for: file)
-                passedThrough = backing != nil
+                if backing != nil { passedThrough = (entry.attributes.node, file.handle) }
                 return .structures(entry.kernel, file.kernel(backing: backing))
             case let .read(handle, offset, count):
                 return .bytes(try await fileSystem.read(node, handle: handle, at: offset, count: min(Int(count), Self.maximumTransfer)))
@@ -150,7 +151,7 @@ public final class FUSEServer: Sendable {
                 return .empty
             case let .release(handle):
                 await fileSystem.release(node, handle: handle)
-                releaseBacking(of: node)
+                releaseBacking(of: node, handle: handle)
                 return .empty
             case let .synchronize(handle):
                 try await fileSystem.synchronize(node, handle: handle)
@@ -196,24 +197,23 @@ public final class FUSEServer: Sendable {
         guard let backing = file.backing, passthrough.load(ordering: .relaxed) else { return nil }
         return backings.withLock { backings in
             if let held = backings[node] {
-                backings[node] = (held.id, held.opens + 1)
+                backings[node]?.handles.insert(file.handle)
                 return held.id
             }
             let id = appex_fuse_backing_open(mount.device.rawValue, backing.rawValue)
             guard id > 0 else { return nil }
-            backings[node] = (id, 1)
+            backings[node] = (id, [file.handle])
             return id
         }
     }
 
-    /// One open file of `node` is released: the last lets go of its backing file.
-    private func releaseBacking(of node: UInt64) {
+    /// The open file `handle` of `node` is released: the last passed through lets go of the
+    /// node's backing file. A file not passed through changes nothing.
+    private func releaseBacking(of node: UInt64, handle: UInt64) {
         let closing = backings.withLock { backings -> Int32? in
-            guard let held = backings[node] else { return nil }
-            if held.opens > 1 {
-                backings[node] = (held.id, held.opens - 1)
-                return nil
-            }
+            guard let held = backings[node], held.handles.contains(handle) else { return nil }
+            backings[node]?.handles.remove(handle)
+            guard backings[node]?.handles.isEmpty == true else { return nil }
             backings[node] = nil
             return held.id
         }
