@@ -28,6 +28,11 @@ public final class FUSEServer: Sendable {
     /// files is released.
     private let backings = Locked<[UInt64: (id: Int32, handles: Set<UInt64>)]>([:])
     private let finished = DispatchSemaphore(value: 0)
+    /// Set by ``stop(grace:)`` when the kernel doesn't end the connection by itself.
+    private let stopping = Atomic<Bool>(false)
+    /// Whether /dev/fuse is still open. Every use of it holds this lock, so that none writes
+    /// to a number the close has freed, which a new file may have taken.
+    private let device = Locked(true)
     private let workers = FUSEWorkers(threads: 4, name: "appex-fuse-worker")
 
     public init(mount: FUSEMount, fileSystem: some FUSEFileSystem, deadline: Duration = .seconds(30)) {
@@ -48,16 +53,32 @@ public final class FUSEServer: Sendable {
     }
 
     /// Unmounts, and returns once the server has stopped reading.
-    public func stop() {
+    ///
+    /// The kernel ends the connection once nothing uses the file system: at once, usually. A
+    /// process that still holds a file or a folder of it (one that inherited a descriptor,
+    /// one whose working folder it is) keeps it alive; after `grace` the server stops reading
+    /// anyway and closes /dev/fuse, which aborts the connection: that process's calls fail
+    /// with ENOTCONN, and no mount is left behind.
+    public func stop(grace: Duration = .seconds(2)) {
         mount.unmount()
-        finished.wait()
+        let (seconds, attoseconds) = grace.components
+        if finished.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .timedOut {
+            stopping.store(true, ordering: .relaxed)
+            finished.wait()
+        }
         finished.signal()
     }
 
     private func serve() {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maximumTransfer + 4096, alignment: 8)
         defer { buffer.deallocate() }
-        while true {
+        defer { closeDevice() }
+        while !stopping.load(ordering: .relaxed) {
+            // Waits a tenth of a second at most, to see `stopping` in time.
+            var ready = pollfd(fd: mount.device.rawValue, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, 100)
+            if polled == 0 || polled < 0 && errno == EINTR { continue }
+            guard polled > 0, ready.revents & Int16(POLLIN) != 0 else { return } // POLLERR: unmounted
             let count = Glibc.read(mount.device.rawValue, buffer.baseAddress, buffer.count)
             if count < 0 {
                 switch errno {
@@ -200,7 +221,8 @@ public final class FUSEServer: Sendable {
                 backings[node]?.handles.insert(file.handle)
                 return held.id
             }
-            let id = appex_fuse_backing_open(mount.device.rawValue, backing.rawValue)
+            var id: Int32 = -1
+            withDevice { id = appex_fuse_backing_open($0, backing.rawValue) }
             guard id > 0 else { return nil }
             backings[node] = (id, [file.handle])
             return id
@@ -217,7 +239,21 @@ public final class FUSEServer: Sendable {
             backings[node] = nil
             return held.id
         }
-        if let closing { appex_fuse_backing_close(mount.device.rawValue, UInt32(closing)) }
+        if let closing { withDevice { appex_fuse_backing_close($0, UInt32(closing)) } }
+    }
+
+    /// Closes /dev/fuse, which ends the connection if the kernel hasn't: every later use of it
+    /// is skipped.
+    private func closeDevice() {
+        device.withLock { open in
+            open = false
+            mount.device.close()
+        }
+    }
+
+    /// Runs `body` with /dev/fuse's descriptor, unless it is closed.
+    private func withDevice(_ body: (Int32) -> Void) {
+        device.withLock { open in if open { body(mount.device.rawValue) } }
     }
 
     /// Writes one answer. One that fails is dropped: ENOENT means the caller was interrupted
@@ -236,7 +272,7 @@ public final class FUSEServer: Sendable {
             payload.withUnsafeBytes { body in
                 var parts = [iovec(iov_base: head.baseAddress, iov_len: head.count),
                              iovec(iov_base: UnsafeMutableRawPointer(mutating: body.baseAddress), iov_len: body.count)]
-                _ = writev(mount.device.rawValue, &parts, body.isEmpty ? 1 : 2)
+                withDevice { _ = writev($0, &parts, body.isEmpty ? 1 : 2) }
             }
         }
     }

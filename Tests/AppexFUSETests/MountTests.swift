@@ -185,6 +185,28 @@ func shell(_ script: String) async throws -> CommandRunner.Result {
         }
     }
 
+    @Test func stoppingWhileAProcessStillUsesTheMountEndsItAfterTheGrace() async throws {
+        let folder = try TemporaryDirectory(prefix: "appex-fuse")
+        let mount = try FUSEMount.mount(at: folder.url.path, name: "appex-test")
+        let server = FUSEServer(mount: mount, fileSystem: MemoryTree())
+        server.start()
+        // A process whose working folder is the mount keeps the file system alive after the detach.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        holder.arguments = ["-c", "cd '\(folder.url.path)' && exec sleep 30"]
+        try holder.run()
+        defer { holder.terminate() }
+        #expect(await eventually {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(holder.processIdentifier)/cwd")) == folder.url.path
+                && (try? String(contentsOfFile: "/proc/\(holder.processIdentifier)/comm", encoding: .utf8)) == "sleep\n"
+        })
+        let started = ContinuousClock.now
+        try await onThread { server.stop(grace: .milliseconds(300)) }
+        #expect(ContinuousClock.now - started < .seconds(10), "stopped after the grace, not when the process let go")
+        let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+        #expect(!mounts.contains(folder.url.path))
+    }
+
     @Test func aMountWhoseServerIsGoneIsStaleAndCanBeDetached() async throws {
         let folder = try TemporaryDirectory(prefix: "appex-fuse")
         let mount = try FUSEMount.mount(at: folder.url.path, name: "appex-test")
