@@ -97,7 +97,9 @@ private struct Work: Sendable {
         return succeeded
     }
 
-    private func send(_ entry: ReplicaStore.Entry) async -> Bool {
+    private func send(_ listed: ReplicaStore.Entry) async -> Bool {
+        // Read afresh: a parent created earlier in this pass has its provider's identifier now.
+        guard let entry = try? store.entry(node: listed.node) else { return true } // removed meanwhile
         // A child waits for its parent's creation, which comes first in the same pass.
         guard let parent = try? store.entry(identifier: entry.item.parent), !parent.isLocalOnly else {
             return false
